@@ -1,0 +1,17 @@
+// Declarations of the generated mulx/adx Montgomery kernels (src/ff/mont_mul_x86_64.S).
+#pragma once
+
+#include <cstdint>
+
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#define CUZK_HAVE_X86_ASM 1
+extern "C" {
+// r = a * b * 2^(-64N) mod p, for a, b < p and p[N-1] < 2^63 - 1; r may alias a or b.
+void cuzk_mont_mul_adx_4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+                         const uint64_t p[4], uint64_t inv);
+void cuzk_mont_mul_adx_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
+                         const uint64_t p[6], uint64_t inv);
+}
+#else
+#define CUZK_HAVE_X86_ASM 0
+#endif
