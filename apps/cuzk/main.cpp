@@ -1,1 +1,26 @@
-int main() { return 0; }
+// cuzk: the offline toolbox (today: the arithmetic self-check).
+#include <CLI/CLI.hpp>
+
+#include "oracle/bls_vectors.hpp"
+#include "selfcheck.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk: Groth16 proving engine for Filecoin (offline toolbox)"};
+  app.require_subcommand(1);
+
+  cuzk::app::SelfcheckOptions selfcheck;
+  selfcheck.vectors_dir = cuzk::oracle::default_vectors_dir();
+  bool no_bench = false;
+  CLI::App* sc = app.add_subcommand(
+      "selfcheck", "Check the BLS12-381 arithmetic against vector files, then time it");
+  sc->add_option("--vectors", selfcheck.vectors_dir,
+                 "Vector directory (default: $CUZK_VECTORS_DIR or ../shared/vectors/bls12_381)");
+  sc->add_flag("--no-bench", no_bench, "Skip the timing table");
+
+  CLI11_PARSE(app, argc, argv);
+  if (sc->parsed()) {
+    selfcheck.bench = !no_bench;
+    return cuzk::app::run_selfcheck(selfcheck);
+  }
+  return 0;
+}

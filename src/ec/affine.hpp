@@ -15,9 +15,7 @@ struct Affine {
   static constexpr Affine from_xy(const Field& x, const Field& y) { return {x, y, false}; }
 
   constexpr bool is_identity() const { return infinity; }
-  constexpr bool is_on_curve() const {
-    return infinity || y.sqr() == x.sqr() * x + Curve::kB;
-  }
+  constexpr bool is_on_curve() const { return infinity || y.sqr() == x.sqr() * x + Curve::kB; }
   constexpr Affine operator-() const { return infinity ? *this : Affine{x, -y, false}; }
   constexpr bool operator==(const Affine& o) const {
     if (infinity || o.infinity) return infinity == o.infinity;

@@ -70,8 +70,9 @@ Result<Affine<Curve>, PointDecodeError> decode_impl(std::span<const uint8_t> byt
   if (sort && (!compressed || infinity)) return Unexpected{E::kBadFlags};
 
   if (infinity) {
-    const bool rest_zero = (bytes[0] & ~kFlagMask) == 0 &&
-                           std::all_of(bytes.begin() + 1, bytes.end(), [](uint8_t b) { return b == 0; });
+    const bool rest_zero =
+        (bytes[0] & ~kFlagMask) == 0 &&
+        std::all_of(bytes.begin() + 1, bytes.end(), [](uint8_t b) { return b == 0; });
     if (!rest_zero) return Unexpected{E::kBadInfinity};
     return Affine<Curve>::identity();
   }

@@ -1,7 +1,8 @@
 // zcash / IETF point encodings of G1 and G2 (as blst, bellman, bellperson and noble write them).
 //
 //   G1 compressed   48 bytes: x (big-endian)            G1 uncompressed  96 bytes: x || y
-//   G2 compressed   96 bytes: x.c1 || x.c0              G2 uncompressed 192 bytes: x.c1 || x.c0 || y.c1 || y.c0
+//   G2 compressed   96 bytes: x.c1 || x.c0              G2 uncompressed 192 bytes: x.c1 || x.c0 ||
+//   y.c1 || y.c0
 // Top three bits of byte 0: 0x80 compressed, 0x40 infinity (every other bit zero), 0x20 sort flag
 // (compressed, non-infinity only: set iff y is lexicographically largest).
 #pragma once

@@ -11,13 +11,16 @@ constexpr Fp kBeta2 = kBeta.sqr();  // acts as lambda^2 = x^2 - 1
 constexpr u128 kLambda2 = (static_cast<u128>(0xac45a4010001a402ULL) << 64) | 0x00000000ffffffffULL;
 
 BigInt<4> reduce_mod_r(BigInt<4> k) {
-  while (cmp(k, Fr::kModulus) >= 0) sub_with_borrow(k, k, Fr::kModulus);  // at most twice
+  while (cmp(k, Fr::kModulus) >= 0)
+    sub_with_borrow(k, k, Fr::kModulus);  // at most twice
   return k;
 }
 
 }  // namespace
 
-G1Jacobian g1_endomorphism(const G1Jacobian& p) { return {p.X * kBeta, p.Y, p.Z}; }
+G1Jacobian g1_endomorphism(const G1Jacobian& p) {
+  return {p.X * kBeta, p.Y, p.Z};
+}
 
 G1Jacobian g1_mul(const G1Jacobian& p, const BigInt<4>& k_in) {
   const BigInt<4> k = reduce_mod_r(k_in);
@@ -41,7 +44,8 @@ G1Jacobian g1_mul(const G1Jacobian& p, const BigInt<4>& k_in) {
   constexpr unsigned kWindow = 5;
   std::array<std::array<G1Jacobian, 1 << (kWindow - 2)>, 2> tables;
   odd_multiples(p, tables[0]);
-  for (size_t i = 0; i < tables[0].size(); ++i) tables[1][i] = {tables[0][i].X * kBeta2, tables[0][i].Y, tables[0][i].Z};
+  for (size_t i = 0; i < tables[0].size(); ++i)
+    tables[1][i] = {tables[0][i].X * kBeta2, tables[0][i].Y, tables[0][i].Z};
   std::array<std::array<int8_t, 129>, 2> digits{};
   const size_t lens[2] = {wnaf_digits(to_big(rem), kWindow, std::span<int8_t, 129>(digits[0])),
                           wnaf_digits(to_big(quo), kWindow, std::span<int8_t, 129>(digits[1]))};
@@ -55,6 +59,8 @@ bool g1_is_in_subgroup(const G1Jacobian& p) {
   return g1_endomorphism(p) == -mul_by_x_abs(mul_by_x_abs(p));
 }
 
-G1Jacobian g1_clear_cofactor(const G1Jacobian& p) { return mul_by_x_abs(p) + p; }
+G1Jacobian g1_clear_cofactor(const G1Jacobian& p) {
+  return mul_by_x_abs(p) + p;
+}
 
 }  // namespace cuzk

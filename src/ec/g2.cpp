@@ -17,7 +17,8 @@ G2Jacobian g2_psi(const G2Jacobian& p) {
 
 G2Jacobian g2_mul(const G2Jacobian& p, const BigInt<4>& k_in) {
   BigInt<4> k = k_in;
-  while (cmp(k, Fr::kModulus) >= 0) sub_with_borrow(k, k, Fr::kModulus);
+  while (cmp(k, Fr::kModulus) >= 0)
+    sub_with_borrow(k, k, Fr::kModulus);
   // Base-|x| digits: k < r < |x|^4.
   std::array<BigInt<1>, 4> d;
   for (size_t i = 0; i < 4; ++i) {
@@ -34,11 +35,13 @@ G2Jacobian g2_mul(const G2Jacobian& p, const BigInt<4>& k_in) {
   std::array<std::array<G2Jacobian, 1 << (kWindow - 2)>, 4> tables;
   odd_multiples(p, tables[0]);
   for (size_t t = 1; t < 4; ++t) {
-    for (size_t i = 0; i < tables[t].size(); ++i) tables[t][i] = -g2_psi(tables[t - 1][i]);
+    for (size_t i = 0; i < tables[t].size(); ++i)
+      tables[t][i] = -g2_psi(tables[t - 1][i]);
   }
   std::array<std::array<int8_t, 65>, 4> digits{};
   size_t lens[4];
-  for (size_t t = 0; t < 4; ++t) lens[t] = wnaf_digits(d[t], kWindow, std::span<int8_t, 65>(digits[t]));
+  for (size_t t = 0; t < 4; ++t)
+    lens[t] = wnaf_digits(d[t], kWindow, std::span<int8_t, 65>(digits[t]));
   return interleaved_wnaf<G2Curve>(std::span<const std::array<G2Jacobian, 8>>(tables),
                                    std::span<const std::array<int8_t, 65>>(digits),
                                    std::span<const size_t>(lens));

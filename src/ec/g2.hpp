@@ -12,12 +12,14 @@ namespace cuzk {
 struct G2Curve {
   using Field = Fp2;
   static constexpr Fp2 kB = {Fp::from_u64(4), Fp::from_u64(4)};
-  static constexpr Fp2 kGenX = {
-      Fp::from_hex("0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8"),
-      Fp::from_hex("0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e")};
-  static constexpr Fp2 kGenY = {
-      Fp::from_hex("0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801"),
-      Fp::from_hex("0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be")};
+  static constexpr Fp2 kGenX = {Fp::from_hex("0x024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b45"
+                                             "10b647ae3d1770bac0326a805bbefd48056c8c121bdb8"),
+                                Fp::from_hex("0x13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5d"
+                                             "a61bbdc7f5049334cf11213945d57e5ac7d055d042b7e")};
+  static constexpr Fp2 kGenY = {Fp::from_hex("0x0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d4"
+                                             "29a695160d12c923ac9cc3baca289e193548608b82801"),
+                                Fp::from_hex("0x0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267"
+                                             "492ab572e99ab3f370d275cec1da1aaa9075ff05f79be")};
 };
 
 using G2Affine = Affine<G2Curve>;
@@ -31,12 +33,16 @@ G2Jacobian g2_psi(const G2Jacobian& p);
 // k * p by 4-dimensional GLS: k = d0 + d1 |x| + d2 |x|^2 + d3 |x|^3 and [|x|] = -psi on G2.
 // p must be in G2; k any 256-bit value (reduced mod r first). Otherwise use scalar_mul_wnaf.
 G2Jacobian g2_mul(const G2Jacobian& p, const BigInt<4>& k);
-inline G2Jacobian g2_mul(const G2Jacobian& p, const Fr& k) { return g2_mul(p, k.to_canonical()); }
+inline G2Jacobian g2_mul(const G2Jacobian& p, const Fr& k) {
+  return g2_mul(p, k.to_canonical());
+}
 
 // Membership in the order-r subgroup for a point on the twist: psi(P) == [x] P (Scott,
 // eprint 2021/1130).
 bool g2_is_in_subgroup(const G2Jacobian& p);
-inline bool g2_is_in_subgroup(const G2Affine& p) { return g2_is_in_subgroup(G2Jacobian::from_affine(p)); }
+inline bool g2_is_in_subgroup(const G2Affine& p) {
+  return g2_is_in_subgroup(G2Jacobian::from_affine(p));
+}
 
 // Maps any point of E'(Fp2) into G2 with the effective cofactor of RFC 9380 (Budroni-Pintore):
 // [x^2 - x - 1] P + [x - 1] psi(P) + psi^2(2P).

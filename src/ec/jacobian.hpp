@@ -119,7 +119,8 @@ template <class Curve>
 void batch_to_affine(std::span<const Jacobian<Curve>> in, std::span<Affine<Curve>> out) {
   using Field = typename Curve::Field;
   std::vector<Field> zinv(in.size());
-  for (size_t i = 0; i < in.size(); ++i) zinv[i] = in[i].Z;
+  for (size_t i = 0; i < in.size(); ++i)
+    zinv[i] = in[i].Z;
   batch_invert(std::span<Field>(zinv));
   for (size_t i = 0; i < in.size(); ++i) {
     if (in[i].is_identity()) {

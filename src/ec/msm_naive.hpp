@@ -10,7 +10,8 @@
 namespace cuzk {
 
 template <class Curve, size_t N>
-Jacobian<Curve> msm_naive(std::span<const Affine<Curve>> points, std::span<const BigInt<N>> scalars) {
+Jacobian<Curve> msm_naive(std::span<const Affine<Curve>> points,
+                          std::span<const BigInt<N>> scalars) {
   if (points.size() != scalars.size()) throw std::invalid_argument("msm_naive: size mismatch");
   Jacobian<Curve> acc;
   for (size_t i = 0; i < points.size(); ++i) {

@@ -102,8 +102,8 @@ Gt final_exponentiation(const Fp12& f) {
   Fp12 a = f.conjugate() * f.inv();
   a = a.frobenius(2) * a;
   // Hard part.
-  Fp12 t0 = cyclotomic_exp_by_x(a) * a.conjugate();      // a^(x - 1)
-  t0 = cyclotomic_exp_by_x(t0) * t0.conjugate();         // a^((x - 1)^2)
+  Fp12 t0 = cyclotomic_exp_by_x(a) * a.conjugate();           // a^(x - 1)
+  t0 = cyclotomic_exp_by_x(t0) * t0.conjugate();              // a^((x - 1)^2)
   const Fp12 t1 = cyclotomic_exp_by_x(t0) * t0.frobenius(1);  // ^(x + p)
   const Fp12 t2 = cyclotomic_exp_by_x(cyclotomic_exp_by_x(t1)) * t1.frobenius(2) * t1.conjugate();
   return t2 * a.cyclotomic_sqr() * a;  // + 3

@@ -16,7 +16,8 @@ namespace cuzk {
 template <size_t N>
 size_t wnaf_digits(const BigInt<N>& k, unsigned w, std::span<int8_t, 64 * N + 1> digits) {
   BigInt<N + 1> v;  // one spare limb: adding back a negative digit can carry past the top
-  for (size_t i = 0; i < N; ++i) v.w[i] = k.w[i];
+  for (size_t i = 0; i < N; ++i)
+    v.w[i] = k.w[i];
   const int64_t full = int64_t{1} << w;
   size_t len = 0;
   while (!v.is_zero()) {
@@ -41,7 +42,8 @@ template <class Curve, size_t S>
 void odd_multiples(const Jacobian<Curve>& p, std::array<Jacobian<Curve>, S>& table) {
   table[0] = p;
   const Jacobian<Curve> p2 = p.dbl();
-  for (size_t i = 1; i < S; ++i) table[i] = table[i - 1] + p2;
+  for (size_t i = 1; i < S; ++i)
+    table[i] = table[i - 1] + p2;
 }
 
 // sum_j k_j * P_j with shared doublings (Straus), given each P_j's odd-multiple table and the
@@ -51,7 +53,8 @@ Jacobian<Curve> interleaved_wnaf(std::span<const std::array<Jacobian<Curve>, S>>
                                  std::span<const std::array<int8_t, D>> digits,
                                  std::span<const size_t> lengths) {
   size_t len = 0;
-  for (size_t l : lengths) len = l > len ? l : len;
+  for (size_t l : lengths)
+    len = l > len ? l : len;
   Jacobian<Curve> r;
   for (size_t i = len; i-- > 0;) {
     r = r.dbl();
@@ -73,9 +76,9 @@ Jacobian<Curve> scalar_mul_wnaf(const Jacobian<Curve>& p, const BigInt<N>& k) {
   odd_multiples(p, table);
   std::array<std::array<int8_t, 64 * N + 1>, 1> digits{};
   const size_t len[1] = {wnaf_digits(k, kWindow, std::span<int8_t, 64 * N + 1>(digits[0]))};
-  return interleaved_wnaf<Curve>(std::span<const std::array<Jacobian<Curve>, table.size()>>(&table, 1),
-                                 std::span<const std::array<int8_t, 64 * N + 1>>(digits),
-                                 std::span<const size_t>(len));
+  return interleaved_wnaf<Curve>(
+      std::span<const std::array<Jacobian<Curve>, table.size()>>(&table, 1),
+      std::span<const std::array<int8_t, 64 * N + 1>>(digits), std::span<const size_t>(len));
 }
 
 // Multiplication by the 64-bit BLS parameter |x| = 0xd201000000010000 (6 bits set), plain

@@ -8,8 +8,16 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string_view>
+#include <type_traits>
 
 #include "util/hd.hpp"
+
+#if defined(__x86_64__) && !defined(__CUDA_ARCH__)
+#include <x86intrin.h>
+#define CUZK_HAVE_ADDCARRY_INTRINSICS 1
+#else
+#define CUZK_HAVE_ADDCARRY_INTRINSICS 0
+#endif
 
 namespace cuzk {
 
@@ -24,7 +32,8 @@ struct BigInt {
 
   CUZK_HD constexpr bool is_zero() const {
     uint64_t acc = 0;
-    for (size_t i = 0; i < N; ++i) acc |= w[i];
+    for (size_t i = 0; i < N; ++i)
+      acc |= w[i];
     return acc == 0;
   }
   CUZK_HD constexpr bool bit(size_t i) const { return (w[i / 64] >> (i % 64)) & 1; }
@@ -84,8 +93,21 @@ CUZK_HD constexpr int cmp(const BigInt<N>& a, const BigInt<N>& b) {
 }
 
 // r = a + b, returns the carry out.
+// (The intrinsics give clean add/adc and sub/sbb chains; the 128-bit forms serve constant
+// evaluation and other targets.)
 template <size_t N>
 CUZK_HD constexpr uint64_t add_with_carry(BigInt<N>& r, const BigInt<N>& a, const BigInt<N>& b) {
+#if CUZK_HAVE_ADDCARRY_INTRINSICS
+  if (!std::is_constant_evaluated()) {
+    unsigned char carry = 0;
+    for (size_t i = 0; i < N; ++i) {
+      unsigned long long out;
+      carry = _addcarry_u64(carry, a.w[i], b.w[i], &out);
+      r.w[i] = out;
+    }
+    return carry;
+  }
+#endif
   u128 c = 0;
   for (size_t i = 0; i < N; ++i) {
     c += static_cast<u128>(a.w[i]) + b.w[i];
@@ -98,6 +120,17 @@ CUZK_HD constexpr uint64_t add_with_carry(BigInt<N>& r, const BigInt<N>& a, cons
 // r = a - b, returns the borrow out (1 if a < b).
 template <size_t N>
 CUZK_HD constexpr uint64_t sub_with_borrow(BigInt<N>& r, const BigInt<N>& a, const BigInt<N>& b) {
+#if CUZK_HAVE_ADDCARRY_INTRINSICS
+  if (!std::is_constant_evaluated()) {
+    unsigned char borrow = 0;
+    for (size_t i = 0; i < N; ++i) {
+      unsigned long long out;
+      borrow = _subborrow_u64(borrow, a.w[i], b.w[i], &out);
+      r.w[i] = out;
+    }
+    return borrow;
+  }
+#endif
   uint64_t borrow = 0;
   for (size_t i = 0; i < N; ++i) {
     const u128 d = static_cast<u128>(a.w[i]) - b.w[i] - borrow;

@@ -9,7 +9,8 @@ struct FpParams {
   static constexpr size_t kLimbs = 6;
   // p = (x - 1)^2 (x^4 - x^2 + 1) / 3 + x with x = -0xd201000000010000
   static constexpr BigInt<6> kModulus = BigInt<6>::from_hex(
-      "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab");
+      "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffff"
+      "ffaaab");
   static constexpr uint64_t kNonResidue = 2;  // unused: p = 3 mod 4 takes the a^((p+1)/4) root
 };
 

@@ -74,7 +74,7 @@ struct Fp2 {
   constexpr std::optional<Fp2> sqrt() const {
     if (is_zero()) return zero();
     constexpr auto kP34 = div_exact_u64(sub_u64(Fp::kModulus, 3), 4);  // (p - 3) / 4
-    constexpr auto kP12 = Fp::kHalfModulus;                           // (p - 1) / 2
+    constexpr auto kP12 = Fp::kHalfModulus;                            // (p - 1) / 2
     const Fp2 a1 = pow(kP34);
     const Fp2 alpha = a1.sqr() * *this;  // a^((p-1)/2), in {1, -1} times Fp-norm-1 elements
     const Fp2 x0 = a1 * *this;

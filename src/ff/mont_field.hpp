@@ -29,7 +29,8 @@ namespace mont_detail {
 // -p^-1 mod 2^64 by Newton iteration (each step doubles the number of correct low bits).
 constexpr uint64_t neg_inv64(uint64_t p0) {
   uint64_t x = 1;
-  for (int i = 0; i < 7; ++i) x *= 2 - p0 * x;
+  for (int i = 0; i < 7; ++i)
+    x *= 2 - p0 * x;
   return ~x + 1;
 }
 
@@ -58,11 +59,11 @@ class MontField {
   static constexpr Int kModulus = Params::kModulus;
   static constexpr size_t kBits = kModulus.num_bits();
   static constexpr size_t kBytes = (kBits + 7) / 8;
-  static constexpr uint64_t kInv = mont_detail::neg_inv64(kModulus.w[0]);       // -p^-1 mod 2^64
-  static constexpr Int kR = mont_detail::pow2_mod(kModulus, 64 * kLimbs);       // R = 2^(64N) mod p
-  static constexpr Int kR2 = mont_detail::pow2_mod(kModulus, 128 * kLimbs);     // R^2 mod p
-  static constexpr Int kModulusMinus2 = sub_u64(kModulus, 2);                    // Fermat inverse
-  static constexpr Int kHalfModulus = shr1(kModulus);                            // (p - 1) / 2
+  static constexpr uint64_t kInv = mont_detail::neg_inv64(kModulus.w[0]);    // -p^-1 mod 2^64
+  static constexpr Int kR = mont_detail::pow2_mod(kModulus, 64 * kLimbs);    // R = 2^(64N) mod p
+  static constexpr Int kR2 = mont_detail::pow2_mod(kModulus, 128 * kLimbs);  // R^2 mod p
+  static constexpr Int kModulusMinus2 = sub_u64(kModulus, 2);                // Fermat inverse
+  static constexpr Int kHalfModulus = shr1(kModulus);                        // (p - 1) / 2
   // p - 1 = 2^kTwoAdicity * kOddPart
   static constexpr size_t kTwoAdicity = [] {
     Int m = sub_u64(kModulus, 1);
@@ -75,7 +76,8 @@ class MontField {
   }();
   static constexpr Int kOddPart = [] {
     Int m = sub_u64(kModulus, 1);
-    for (size_t i = 0; i < kTwoAdicity; ++i) m = shr1(m);
+    for (size_t i = 0; i < kTwoAdicity; ++i)
+      m = shr1(m);
     return m;
   }();
 
@@ -116,25 +118,29 @@ class MontField {
   constexpr std::array<uint8_t, kBytes> to_bytes_be() const {
     const Int v = to_canonical();
     std::array<uint8_t, kBytes> out{};
-    for (size_t i = 0; i < kBytes; ++i) out[kBytes - 1 - i] = static_cast<uint8_t>(v.w[i / 8] >> (8 * (i % 8)));
+    for (size_t i = 0; i < kBytes; ++i)
+      out[kBytes - 1 - i] = static_cast<uint8_t>(v.w[i / 8] >> (8 * (i % 8)));
     return out;
   }
   // Little-endian, as Filecoin and bellperson encode Fr (commitments, Fr32).
   constexpr std::array<uint8_t, kBytes> to_bytes_le() const {
     const Int v = to_canonical();
     std::array<uint8_t, kBytes> out{};
-    for (size_t i = 0; i < kBytes; ++i) out[i] = static_cast<uint8_t>(v.w[i / 8] >> (8 * (i % 8)));
+    for (size_t i = 0; i < kBytes; ++i)
+      out[i] = static_cast<uint8_t>(v.w[i / 8] >> (8 * (i % 8)));
     return out;
   }
   // Decoding rejects non-canonical values (>= p) instead of reducing them.
   static constexpr std::optional<MontField> from_bytes_be(std::span<const uint8_t, kBytes> b) {
     Int v;
-    for (size_t i = 0; i < kBytes; ++i) v.w[i / 8] |= static_cast<uint64_t>(b[kBytes - 1 - i]) << (8 * (i % 8));
+    for (size_t i = 0; i < kBytes; ++i)
+      v.w[i / 8] |= static_cast<uint64_t>(b[kBytes - 1 - i]) << (8 * (i % 8));
     return from_canonical(v);
   }
   static constexpr std::optional<MontField> from_bytes_le(std::span<const uint8_t, kBytes> b) {
     Int v;
-    for (size_t i = 0; i < kBytes; ++i) v.w[i / 8] |= static_cast<uint64_t>(b[i]) << (8 * (i % 8));
+    for (size_t i = 0; i < kBytes; ++i)
+      v.w[i / 8] |= static_cast<uint64_t>(b[i]) << (8 * (i % 8));
     return from_canonical(v);
   }
   // "0x" + big-endian hex of the canonical value, fixed width (2 * kBytes digits).
@@ -155,7 +161,8 @@ class MontField {
     const uint64_t top_mask = kBits % 64 == 0 ? ~0ULL : (1ULL << (kBits % 64)) - 1;
     for (;;) {
       Int v;
-      for (size_t i = 0; i < kLimbs; ++i) v.w[i] = dist(rng);
+      for (size_t i = 0; i < kLimbs; ++i)
+        v.w[i] = dist(rng);
       v.w[kLimbs - 1] &= top_mask;
       if (cmp(v, kModulus) < 0) return from_mont(v);  // uniform raw limbs are uniform in any form
     }
@@ -197,14 +204,16 @@ class MontField {
   constexpr MontField pow(const BigInt<M>& e) const {
     MontField table[16];
     table[0] = one();
-    for (int i = 1; i < 16; ++i) table[i] = table[i - 1] * *this;
+    for (int i = 1; i < 16; ++i)
+      table[i] = table[i - 1] * *this;
     MontField r = one();
     const size_t bits = e.num_bits();
     const size_t windows = (bits + 3) / 4;
     for (size_t wi = windows; wi-- > 0;) {
       if (wi + 1 != windows) r = r.sqr().sqr().sqr().sqr();
       unsigned nib = 0;
-      for (int b = 3; b >= 0; --b) nib = (nib << 1) | (4 * wi + b < bits ? e.bit(4 * wi + b) : 0);
+      for (int b = 3; b >= 0; --b)
+        nib = (nib << 1) | (4 * wi + b < bits ? e.bit(4 * wi + b) : 0);
       if (nib != 0) r *= table[nib];
     }
     return r;
@@ -232,7 +241,7 @@ class MontField {
     } else {
       if (legendre() != 1) return std::nullopt;
       MontField z = from_u64(Params::kNonResidue).pow(kOddPart);  // generator of the 2-Sylow
-      MontField x = pow(shr1(add_u64(kOddPart, 1)));             // a^((t+1)/2)
+      MontField x = pow(shr1(add_u64(kOddPart, 1)));              // a^((t+1)/2)
       MontField b = pow(kOddPart);                                // a^t
       size_t m = kTwoAdicity;
       while (!b.is_one()) {
@@ -244,7 +253,8 @@ class MontField {
           if (i == m) return std::nullopt;  // unreachable after the Legendre check
         }
         MontField w = z;
-        for (size_t k = 0; k + i + 1 < m; ++k) w = w.sqr();
+        for (size_t k = 0; k + i + 1 < m; ++k)
+          w = w.sqr();
         x *= w;
         z = w.sqr();
         b *= z;
@@ -255,14 +265,17 @@ class MontField {
   }
 
   // True when the canonical value is > (p-1)/2 (the zcash "sort" flag for y coordinates).
-  constexpr bool is_lexicographically_largest() const { return cmp(to_canonical(), kHalfModulus) > 0; }
+  constexpr bool is_lexicographically_largest() const {
+    return cmp(to_canonical(), kHalfModulus) > 0;
+  }
 
   // Montgomery product of raw limbs, dispatched to the mulx/adx kernel when the CPU has it.
   static constexpr Int mul(const Int& a, const Int& b) {
+    if (std::is_constant_evaluated()) return mul_portable(a, b);
 #if CUZK_HAVE_X86_ASM
-    if (!std::is_constant_evaluated() && ff::kUseAdx) return mul_adx(a, b);
+    if (ff::kUseAdx) return mul_adx(a, b);
 #endif
-    return mul_portable(a, b);
+    return mul_portable_outlined(a, b);
   }
 
   // Portable CIOS with 128-bit products; the reference twin of the assembly kernels.
@@ -286,10 +299,16 @@ class MontField {
       t[N - 1] = carry_ab + carry_mp;
     }
     Int r;
-    for (size_t i = 0; i < N; ++i) r.w[i] = t[i];
+    for (size_t i = 0; i < N; ++i)
+      r.w[i] = t[i];
     Int s;
     if (sub_with_borrow(s, r, kModulus) == 0) r = s;
     return r;
+  }
+
+  // Kept out of line so that call sites stay small when the assembly path is taken.
+  [[gnu::noinline]] static Int mul_portable_outlined(const Int& a, const Int& b) {
+    return mul_portable(a, b);
   }
 
 #if CUZK_HAVE_X86_ASM

@@ -28,7 +28,8 @@ void fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
 
 Fp6 Fp6::frobenius(unsigned k) const {
   Fp6 r = *this;
-  for (unsigned i = 0; i < k % 6; ++i) r = frobenius1(r);
+  for (unsigned i = 0; i < k % 6; ++i)
+    r = frobenius1(r);
   return r;
 }
 
@@ -36,7 +37,8 @@ Fp12 Fp12::frobenius(unsigned k) const {
   k %= 12;
   if (k == 6) return conjugate();
   Fp12 r = *this;
-  for (unsigned i = 0; i < k; ++i) r = {frobenius1(r.c0), frobenius1(r.c1).mul_by_fp2(kFrobW)};
+  for (unsigned i = 0; i < k; ++i)
+    r = {frobenius1(r.c0), frobenius1(r.c1).mul_by_fp2(kFrobW)};
   return r;
 }
 

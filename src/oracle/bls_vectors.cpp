@@ -96,14 +96,19 @@ G2Affine parse<G2Affine>(const json& j) {
   return G2Affine::from_xy(parse<Fp2>(j.at("x")), parse<Fp2>(j.at("y")));
 }
 
-BigInt<4> parse_scalar(const json& j) { return BigInt<4>::from_hex(j.get<std::string>()); }
-BigInt<8> parse_exponent(const json& j) { return BigInt<8>::from_hex(j.get<std::string>()); }
+BigInt<4> parse_scalar(const json& j) {
+  return BigInt<4>::from_hex(j.get<std::string>());
+}
+BigInt<8> parse_exponent(const json& j) {
+  return BigInt<8>::from_hex(j.get<std::string>());
+}
 
 std::vector<uint8_t> parse_bytes(const json& j) {
   const std::string s = j.get<std::string>();
   if (s.size() % 2 != 0) throw std::runtime_error("odd-length hex byte string");
   std::vector<uint8_t> out(s.size() / 2);
-  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(std::stoul(s.substr(2 * i, 2), nullptr, 16));
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<uint8_t>(std::stoul(s.substr(2 * i, 2), nullptr, 16));
   return out;
 }
 
@@ -146,11 +151,13 @@ void check_field_case(CheckReport& rep, const json& c, const std::string& where)
     }
   }
   if constexpr (requires { a.conjugate(); }) {
-    if (c.contains("conjugate")) rep.expect(a.conjugate() == parse<F>(c["conjugate"]), where + " conjugate");
+    if (c.contains("conjugate"))
+      rep.expect(a.conjugate() == parse<F>(c["conjugate"]), where + " conjugate");
   }
   if constexpr (requires { a.mul_by_nonresidue(); }) {
     if (c.contains("mul_by_nonresidue")) {
-      rep.expect(a.mul_by_nonresidue() == parse<F>(c["mul_by_nonresidue"]), where + " mul_by_nonresidue");
+      rep.expect(a.mul_by_nonresidue() == parse<F>(c["mul_by_nonresidue"]),
+                 where + " mul_by_nonresidue");
     }
   }
   if constexpr (requires { a.frobenius(1u); }) {
@@ -175,8 +182,9 @@ void check_sqrt_cases(CheckReport& rep, const json& cases) {
     const F s = parse<F>(c.at("sqrt"));
     const F other = parse<F>(c.at("sqrt_other"));
     rep.expect(*root == s || *root == other, where + " root");
-    rep.expect(s.is_lexicographically_largest() == c.at("sqrt_is_lexicographically_largest").get<bool>(),
-               where + " lexicographic order");
+    rep.expect(
+        s.is_lexicographically_largest() == c.at("sqrt_is_lexicographically_largest").get<bool>(),
+        where + " lexicographic order");
   }
 }
 
@@ -186,7 +194,8 @@ void check_montgomery_constants(CheckReport& rep, const json& j) {
   const json& m = j.at("montgomery");
   rep.expect(F::kR == F::Int::from_hex(m.at("R").get<std::string>()), "montgomery R");
   rep.expect(F::kR2 == F::Int::from_hex(m.at("R2").get<std::string>()), "montgomery R^2");
-  rep.expect(F::kInv == BigInt<1>::from_hex(m.at("inv64").get<std::string>()).w[0], "montgomery inv64");
+  rep.expect(F::kInv == BigInt<1>::from_hex(m.at("inv64").get<std::string>()).w[0],
+             "montgomery inv64");
 }
 
 template <class F>
@@ -197,7 +206,8 @@ CheckReport check_prime_field_file(const fs::path& dir, const char* name) {
   check_montgomery_constants<F>(rep, j);
   for (const char* section : {"ops", "edge", "pow_edge"}) {
     const json& cases = j.at(section);
-    for (size_t i = 0; i < cases.size(); ++i) check_field_case<F>(rep, cases[i], std::string(section) + " " + label(cases[i], i));
+    for (size_t i = 0; i < cases.size(); ++i)
+      check_field_case<F>(rep, cases[i], std::string(section) + " " + label(cases[i], i));
   }
   check_sqrt_cases<F>(rep, j.at("sqrt"));
   return rep;
@@ -210,23 +220,32 @@ template <>
 struct CurveOps<G1Curve> {
   using A = G1Affine;
   static A parse_point(const json& j) { return parse<G1Affine>(j); }
-  static Jacobian<G1Curve> mul(const Jacobian<G1Curve>& p, const BigInt<4>& k) { return g1_mul(p, k); }
+  static Jacobian<G1Curve> mul(const Jacobian<G1Curve>& p, const BigInt<4>& k) {
+    return g1_mul(p, k);
+  }
   static bool in_subgroup(const A& p) { return g1_is_in_subgroup(p); }
   static Jacobian<G1Curve> clear(const Jacobian<G1Curve>& p) { return g1_clear_cofactor(p); }
-  static Result<A, PointDecodeError> decode(std::span<const uint8_t> b, SubgroupCheck c) { return decode_g1(b, c); }
+  static Result<A, PointDecodeError> decode(std::span<const uint8_t> b, SubgroupCheck c) {
+    return decode_g1(b, c);
+  }
 };
 template <>
 struct CurveOps<G2Curve> {
   using A = G2Affine;
   static A parse_point(const json& j) { return parse<G2Affine>(j); }
-  static Jacobian<G2Curve> mul(const Jacobian<G2Curve>& p, const BigInt<4>& k) { return g2_mul(p, k); }
+  static Jacobian<G2Curve> mul(const Jacobian<G2Curve>& p, const BigInt<4>& k) {
+    return g2_mul(p, k);
+  }
   static bool in_subgroup(const A& p) { return g2_is_in_subgroup(p); }
   static Jacobian<G2Curve> clear(const Jacobian<G2Curve>& p) { return g2_clear_cofactor(p); }
-  static Result<A, PointDecodeError> decode(std::span<const uint8_t> b, SubgroupCheck c) { return decode_g2(b, c); }
+  static Result<A, PointDecodeError> decode(std::span<const uint8_t> b, SubgroupCheck c) {
+    return decode_g2(b, c);
+  }
 };
 
 template <class Curve>
-void check_point_encodings(CheckReport& rep, const json& j, const Affine<Curve>& p, const std::string& where) {
+void check_point_encodings(CheckReport& rep, const json& j, const Affine<Curve>& p,
+                           const std::string& where) {
   using Ops = CurveOps<Curve>;
   for (const char* key : {"compressed", "uncompressed"}) {
     if (!j.contains(key)) continue;
@@ -256,7 +275,8 @@ PointDecodeError expected_error(const std::string& reason, std::span<const uint8
   if (has("not a square") || has("not on the curve") || has("is not on")) return E::kNotOnCurve;
   if (has("infinity flag with a non-zero")) return E::kBadInfinity;
   // A real point with the infinity flag added: a flag error when its sort bit is also set.
-  if (has("infinity flag also set")) return (bytes[0] & 0x20) && (bytes[0] & 0x80) ? E::kBadFlags : E::kBadInfinity;
+  if (has("infinity flag also set"))
+    return (bytes[0] & 0x20) && (bytes[0] & 0x80) ? E::kBadFlags : E::kBadInfinity;
   return E::kBadFlags;  // compression/sort flag misuse, length/flag mismatch
 }
 
@@ -302,9 +322,11 @@ CheckReport check_curve_file(const fs::path& dir, const char* name) {
         rep.expect(pj.add_mixed(q).to_affine() == sum, where + " jacobian mixed add");
         rep.expect((X::from_affine(p) + X::from_affine(q)).to_affine() == sum, where + " xyzz add");
         rep.expect(X::from_affine(p).add_mixed(q).to_affine() == sum, where + " xyzz mixed add");
-        rep.expect((pj.dbl() + qj.dbl()) == J::from_affine(sum).dbl(), where + " add of non-normalized");
+        rep.expect((pj.dbl() + qj.dbl()) == J::from_affine(sum).dbl(),
+                   where + " add of non-normalized");
       }
-      if (c.contains("sub")) rep.expect((pj - qj).to_affine() == Ops::parse_point(c["sub"]), where + " sub");
+      if (c.contains("sub"))
+        rep.expect((pj - qj).to_affine() == Ops::parse_point(c["sub"]), where + " sub");
       if (c.contains("double_p")) {
         const A d = Ops::parse_point(c["double_p"]);
         rep.expect(pj.dbl().to_affine() == d, where + " jacobian double");
@@ -329,11 +351,13 @@ CheckReport check_curve_file(const fs::path& dir, const char* name) {
       if (!c.contains(key)) continue;
       const auto bytes = parse_bytes(c[key]);
       const auto checked = Ops::decode(bytes, SubgroupCheck::kCheck);
-      rep.expect(!checked && checked.error() == PointDecodeError::kNotInSubgroup, where + " decode rejects " + key);
+      rep.expect(!checked && checked.error() == PointDecodeError::kNotInSubgroup,
+                 where + " decode rejects " + key);
       const auto trusted = Ops::decode(bytes, SubgroupCheck::kSkipTrusted);
       rep.expect(trusted && *trusted == p, where + " trusted decode " + key);
     }
-    rep.expect(Ops::in_subgroup(Ops::clear(J::from_affine(p)).to_affine()), where + " cofactor clearing");
+    rep.expect(Ops::in_subgroup(Ops::clear(J::from_affine(p)).to_affine()),
+               where + " cofactor clearing");
   }
 
   const json& invalid = j.at("invalid_encodings");
@@ -344,7 +368,8 @@ CheckReport check_curve_file(const fs::path& dir, const char* name) {
     const auto r = Ops::decode(bytes, SubgroupCheck::kCheck);
     const PointDecodeError want = expected_error(reason, bytes);
     rep.expect(!r && r.error() == want,
-               "invalid encoding #" + std::to_string(i) + " (" + reason + "): want " + describe(want) + ", got " +
+               "invalid encoding #" + std::to_string(i) + " (" + reason + "): want " +
+                   describe(want) + ", got " +
                    (r ? std::string("accepted") : std::string(describe(r.error()))));
   }
   return rep;
@@ -357,16 +382,20 @@ void check_msm_cases(CheckReport& rep, const json& cases, const std::string& cur
     const json& c = cases[i];
     std::vector<Affine<Curve>> points;
     std::vector<BigInt<4>> scalars;
-    for (const json& p : c.at("points")) points.push_back(Ops::parse_point(p));
-    for (const json& s : c.at("scalars")) scalars.push_back(parse_scalar(s));
+    for (const json& p : c.at("points"))
+      points.push_back(Ops::parse_point(p));
+    for (const json& s : c.at("scalars"))
+      scalars.push_back(parse_scalar(s));
     const auto got = msm_naive<Curve, 4>(points, scalars);
-    rep.expect(got == Ops::parse_point(c.at("result")), curve + " msm " + label(c, i) + " n=" + std::to_string(points.size()));
+    rep.expect(got == Ops::parse_point(c.at("result")),
+               curve + " msm " + label(c, i) + " n=" + std::to_string(points.size()));
   }
 }
 
 std::vector<std::pair<G1Affine, G2Affine>> parse_pairs(const json& pairs) {
   std::vector<std::pair<G1Affine, G2Affine>> out;
-  for (const json& p : pairs) out.emplace_back(parse<G1Affine>(p.at("g1")), parse<G2Affine>(p.at("g2")));
+  for (const json& p : pairs)
+    out.emplace_back(parse<G1Affine>(p.at("g1")), parse<G2Affine>(p.at("g2")));
   return out;
 }
 
@@ -378,7 +407,8 @@ CheckReport check_fr(const fs::path& dir) {
   const json& roots = j.at("roots_of_unity");
   rep.expect(roots.at("two_adicity").get<size_t>() == Fr::kTwoAdicity, "two-adicity");
   rep.expect(Fr::kOddPart == BigInt<4>::from_hex(roots.at("t").get<std::string>()), "odd part t");
-  for (const auto& [key, generator] : {std::pair{"g7", FrParams::kGenerator}, std::pair{"g5_snarkjs", uint64_t{5}}}) {
+  for (const auto& [key, generator] :
+       {std::pair{"g7", FrParams::kGenerator}, std::pair{"g5_snarkjs", uint64_t{5}}}) {
     const json& set = roots.at(key);
     const Fr top = Fr::from_u64(generator).pow(Fr::kOddPart);
     rep.expect(top == parse<Fr>(set.at("omega_2_32")), std::string(key) + " omega_2_32");
@@ -386,23 +416,29 @@ CheckReport check_fr(const fs::path& dir) {
     for (const json& e : set.at("omega_by_log2_size")) {
       const size_t log2n = e.at("log2_n").get<size_t>();
       Fr w = top;
-      for (size_t s = log2n; s < 32; ++s) w = w.sqr();
-      rep.expect(w == parse<Fr>(e.at("omega")), std::string(key) + " omega_2^" + std::to_string(log2n));
+      for (size_t s = log2n; s < 32; ++s)
+        w = w.sqr();
+      rep.expect(w == parse<Fr>(e.at("omega")),
+                 std::string(key) + " omega_2^" + std::to_string(log2n));
     }
   }
   return rep;
 }
 
-CheckReport check_fp(const fs::path& dir) { return check_prime_field_file<Fp>(dir, "fp.json"); }
+CheckReport check_fp(const fs::path& dir) {
+  return check_prime_field_file<Fp>(dir, "fp.json");
+}
 
 CheckReport check_fp2(const fs::path& dir) {
   const json j = load(dir, "fp2.json");
   CheckReport rep;
   rep.file = "fp2.json";
-  rep.expect(parse<Fp2>(j.at("nonresidue_xi")) == Fp2::one().mul_by_nonresidue(), "nonresidue xi = u + 1");
+  rep.expect(parse<Fp2>(j.at("nonresidue_xi")) == Fp2::one().mul_by_nonresidue(),
+             "nonresidue xi = u + 1");
   for (const char* section : {"ops", "edge"}) {
     const json& cases = j.at(section);
-    for (size_t i = 0; i < cases.size(); ++i) check_field_case<Fp2>(rep, cases[i], std::string(section) + " " + label(cases[i], i));
+    for (size_t i = 0; i < cases.size(); ++i)
+      check_field_case<Fp2>(rep, cases[i], std::string(section) + " " + label(cases[i], i));
   }
   check_sqrt_cases<Fp2>(rep, j.at("sqrt"));
   return rep;
@@ -413,7 +449,8 @@ CheckReport check_fp6(const fs::path& dir) {
   CheckReport rep;
   rep.file = "fp6.json";
   const json& cases = j.at("ops");
-  for (size_t i = 0; i < cases.size(); ++i) check_field_case<Fp6>(rep, cases[i], "ops " + label(cases[i], i));
+  for (size_t i = 0; i < cases.size(); ++i)
+    check_field_case<Fp6>(rep, cases[i], "ops " + label(cases[i], i));
   return rep;
 }
 
@@ -422,12 +459,17 @@ CheckReport check_fp12(const fs::path& dir) {
   CheckReport rep;
   rep.file = "fp12.json";
   const json& cases = j.at("ops");
-  for (size_t i = 0; i < cases.size(); ++i) check_field_case<Fp12>(rep, cases[i], "ops " + label(cases[i], i));
+  for (size_t i = 0; i < cases.size(); ++i)
+    check_field_case<Fp12>(rep, cases[i], "ops " + label(cases[i], i));
   return rep;
 }
 
-CheckReport check_g1(const fs::path& dir) { return check_curve_file<G1Curve>(dir, "g1.json"); }
-CheckReport check_g2(const fs::path& dir) { return check_curve_file<G2Curve>(dir, "g2.json"); }
+CheckReport check_g1(const fs::path& dir) {
+  return check_curve_file<G1Curve>(dir, "g1.json");
+}
+CheckReport check_g2(const fs::path& dir) {
+  return check_curve_file<G2Curve>(dir, "g2.json");
+}
 
 CheckReport check_msm(const fs::path& dir) {
   const json j = load(dir, "msm.json");
@@ -443,7 +485,8 @@ CheckReport check_pairing(const fs::path& dir) {
   CheckReport rep;
   rep.file = "pairing.json";
   rep.expect(parse<Fp12>(j.at("gt_one")) == Fp12::one(), "gt_one layout");
-  rep.expect(BigInt<1>::from_hex(j.at("bls_x").get<std::string>().substr(1)).w[0] == kBlsXAbs, "bls_x");
+  rep.expect(BigInt<1>::from_hex(j.at("bls_x").get<std::string>().substr(1)).w[0] == kBlsXAbs,
+             "bls_x");
 
   const json& pairs = j.at("pairs");
   for (size_t i = 0; i < pairs.size(); ++i) {
@@ -453,19 +496,24 @@ CheckReport check_pairing(const fs::path& dir) {
     const G2Affine q = parse<G2Affine>(c.at("g2"));
     const Gt gt = parse<Fp12>(c.at("gt"));
     rep.expect(pairing(p, q) == gt, where + " pairing");
-    rep.expect(gt == parse<Fp12>(c.at("gt_textbook")).pow(BigInt<1>::from_u64(3)), where + " gt = gt_textbook^3");
-    if (i < 3) rep.expect(final_exponentiation(miller_loop_reference(p, q)) == gt, where + " reference Miller loop");
+    rep.expect(gt == parse<Fp12>(c.at("gt_textbook")).pow(BigInt<1>::from_u64(3)),
+               where + " gt = gt_textbook^3");
+    if (i < 3)
+      rep.expect(final_exponentiation(miller_loop_reference(p, q)) == gt,
+                 where + " reference Miller loop");
   }
 
   const json& bil = j.at("bilinearity");
   for (size_t i = 0; i < bil.size(); ++i) {
     const json& c = bil[i];
     const std::string where = "bilinearity " + label(c, i);
-    const BigInt<4> a = parse_scalar(c.at("a")), b = parse_scalar(c.at("b")), ab = parse_scalar(c.at("ab"));
+    const BigInt<4> a = parse_scalar(c.at("a")), b = parse_scalar(c.at("b")),
+                    ab = parse_scalar(c.at("ab"));
     const Gt gt = parse<Fp12>(c.at("gt"));
     const G1Jacobian g1 = G1Jacobian::generator();
     const G2Jacobian g2 = G2Jacobian::generator();
-    rep.expect(pairing(g1_mul(g1, a).to_affine(), g2_mul(g2, b).to_affine()) == gt, where + " e(aG1, bG2)");
+    rep.expect(pairing(g1_mul(g1, a).to_affine(), g2_mul(g2, b).to_affine()) == gt,
+               where + " e(aG1, bG2)");
     rep.expect(pairing(g1_mul(g1, ab).to_affine(), g2.to_affine()) == gt, where + " e(abG1, G2)");
     rep.expect(pairing(g1.to_affine(), g2_mul(g2, ab).to_affine()) == gt, where + " e(G1, abG2)");
     rep.expect(pairing(g1.to_affine(), g2.to_affine()).pow(ab) == gt, where + " e(G1, G2)^ab");
@@ -490,8 +538,8 @@ CheckReport check_pairing(const fs::path& dir) {
 }
 
 std::vector<CheckReport> check_all(const fs::path& dir) {
-  return {check_fr(dir), check_fp(dir),   check_fp2(dir), check_fp6(dir),    check_fp12(dir),
-          check_g1(dir), check_g2(dir),   check_msm(dir), check_pairing(dir)};
+  return {check_fr(dir), check_fp(dir), check_fp2(dir), check_fp6(dir),    check_fp12(dir),
+          check_g1(dir), check_g2(dir), check_msm(dir), check_pairing(dir)};
 }
 
 }  // namespace cuzk::oracle

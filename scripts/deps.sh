@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages cuzk builds and tests with; only missing ones, `apt-get update` once.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config python3       # toolchain (python3 regenerates/checks the asm)
+  libgtest-dev libbenchmark-dev                  # tests, microbenchmarks
+  libgmp-dev                                     # independent bignum reference in the field tests
+  nlohmann-json3-dev libcli11-dev                # vector files / JSON, command line
+  clang-format                                   # formatting check in the tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+echo "installing: ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
