@@ -1,0 +1,85 @@
+// ConstraintSystem: the one interface circuits and gadgets target (the shape of bellpepper's).
+//
+// Names and values are callbacks: only implementations that need them call them, so production
+// synthesis pays nothing for names and shape-only systems (metric, key assembly) never compute a
+// witness. The three linear combinations of a constraint are built by callbacks too, so a
+// witness-only system skips building them.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "cs/linear_combination.hpp"
+#include "util/function_ref.hpp"
+
+namespace cuzk {
+
+class SynthesisError : public std::runtime_error {
+ public:
+  enum class Kind {
+    kAssignmentMissing,  // a value was needed but the circuit was built without a witness
+    kDivisionByZero,
+    kUnsatisfiable,
+    kInvalidInput,
+  };
+  SynthesisError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+// The value of an optional witness, or kAssignmentMissing (for value callbacks).
+template <class T>
+const T& require_value(const std::optional<T>& v) {
+  if (!v) throw SynthesisError(SynthesisError::Kind::kAssignmentMissing, "assignment missing");
+  return *v;
+}
+
+using NameFn = FunctionRef<std::string()>;
+using ValueFn = FunctionRef<Fr()>;
+using LcFn = FunctionRef<void(LinearCombination&)>;
+
+class ConstraintSystem {
+ public:
+  virtual ~ConstraintSystem() = default;
+
+  static constexpr Variable one() { return Variable::one(); }
+
+  virtual Variable alloc(NameFn name, ValueFn value) = 0;
+  virtual Variable alloc_input(NameFn name, ValueFn value) = 0;
+  // a * b = c
+  virtual void enforce(NameFn name, LcFn a, LcFn b, LcFn c) = 0;
+  virtual void push_namespace(NameFn name) { (void)name; }
+  virtual void pop_namespace() {}
+
+  // Convenience for already-built combinations (copies their terms when they are used).
+  void enforce_lc(NameFn name, const LinearCombination& a, const LinearCombination& b,
+                  const LinearCombination& c) {
+    enforce(
+        name, [&](LinearCombination& lc) { lc += a; }, [&](LinearCombination& lc) { lc += b; },
+        [&](LinearCombination& lc) { lc += c; });
+  }
+};
+
+// RAII namespace: pushes on construction, pops on destruction.
+class Namespace {
+ public:
+  Namespace(ConstraintSystem& cs, NameFn name) : cs_(cs) { cs_.push_namespace(name); }
+  ~Namespace() { cs_.pop_namespace(); }
+  Namespace(const Namespace&) = delete;
+  Namespace& operator=(const Namespace&) = delete;
+
+ private:
+  ConstraintSystem& cs_;
+};
+
+// A circuit: synthesizes the same variables and constraints, in the same order, every time.
+class Circuit {
+ public:
+  virtual ~Circuit() = default;
+  virtual void synthesize(ConstraintSystem& cs) const = 0;
+};
+
+}  // namespace cuzk

@@ -1,0 +1,38 @@
+// DensityTracker: one bit per variable, set when the variable appears in some constraint's
+// A (or B) combination. The MSMs of the prover skip variables whose bit is clear, and the
+// parameter files store query points only for set bits.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace cuzk {
+
+class DensityTracker {
+ public:
+  void add_element() {
+    if (size_ % 64 == 0) words_.push_back(0);
+    ++size_;
+  }
+  void resize(size_t n) {
+    words_.assign((n + 63) / 64, 0);
+    size_ = n;
+  }
+  void set(size_t i) { words_[i / 64] |= uint64_t{1} << (i % 64); }
+  bool get(size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  size_t size() const { return size_; }
+  size_t popcount() const {
+    size_t n = 0;
+    for (uint64_t w : words_) n += static_cast<size_t>(std::popcount(w));
+    return n;
+  }
+  const std::vector<uint64_t>& words() const { return words_; }
+
+ private:
+  std::vector<uint64_t> words_;
+  size_t size_ = 0;
+};
+
+}  // namespace cuzk

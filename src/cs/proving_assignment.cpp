@@ -1,0 +1,56 @@
+#include "cs/proving_assignment.hpp"
+
+namespace cuzk {
+
+ProvingAssignment::ProvingAssignment() {
+  alloc_input([] { return std::string("ONE"); }, [] { return Fr::one(); });
+}
+
+Variable ProvingAssignment::alloc(NameFn, ValueFn value) {
+  aux_assignment.push_back(value());
+  a_aux_density.add_element();
+  b_aux_density.add_element();
+  return Variable::aux(static_cast<uint32_t>(aux_assignment.size() - 1));
+}
+
+Variable ProvingAssignment::alloc_input(NameFn, ValueFn value) {
+  input_assignment.push_back(value());
+  b_input_density.add_element();
+  return Variable::input(static_cast<uint32_t>(input_assignment.size() - 1));
+}
+
+void ProvingAssignment::enforce(NameFn, LcFn a_fn, LcFn b_fn, LcFn c_fn) {
+  // A: aux density only (inputs are all dense through the input constraints).
+  scratch_.clear();
+  a_fn(scratch_);
+  for (const Term& t : scratch_.terms()) {
+    if (!t.var.is_input()) a_aux_density.set(t.var.index);
+  }
+  a.push_back(scratch_.eval(input_assignment, aux_assignment));
+
+  scratch_.clear();
+  b_fn(scratch_);
+  for (const Term& t : scratch_.terms()) {
+    if (t.var.is_input()) {
+      b_input_density.set(t.var.index);
+    } else {
+      b_aux_density.set(t.var.index);
+    }
+  }
+  b.push_back(scratch_.eval(input_assignment, aux_assignment));
+
+  scratch_.clear();
+  c_fn(scratch_);
+  c.push_back(scratch_.eval(input_assignment, aux_assignment));
+}
+
+void ProvingAssignment::add_input_constraints() {
+  const size_t n = input_assignment.size();
+  for (size_t i = 0; i < n; ++i) {
+    a.push_back(input_assignment[i]);
+    b.push_back(Fr::zero());
+    c.push_back(Fr::zero());
+  }
+}
+
+}  // namespace cuzk

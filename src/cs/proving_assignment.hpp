@@ -1,0 +1,34 @@
+// ProvingAssignment: what the Groth16 prover needs from synthesis, exactly as bellperson computes
+// it: per constraint the evaluations a = <A_j, w>, b = <B_j, w>, c = <C_j, w>; the input and aux
+// assignments; and the density bitmaps of the A query over aux and the B query over inputs and aux.
+#pragma once
+
+#include <vector>
+
+#include "cs/constraint_system.hpp"
+#include "cs/density.hpp"
+
+namespace cuzk {
+
+class ProvingAssignment final : public ConstraintSystem {
+ public:
+  // Allocates input 0 = ONE, as the prover does before calling synthesize.
+  ProvingAssignment();
+
+  Variable alloc(NameFn name, ValueFn value) override;
+  Variable alloc_input(NameFn name, ValueFn value) override;
+  void enforce(NameFn name, LcFn a, LcFn b, LcFn c) override;
+
+  // Appends input_i * 0 = 0 for every input (after synthesis), which makes the A query dense
+  // over inputs and binds the inputs into the QAP. Call once.
+  void add_input_constraints();
+
+  std::vector<Fr> a, b, c;
+  std::vector<Fr> input_assignment, aux_assignment;
+  DensityTracker a_aux_density, b_input_density, b_aux_density;
+
+ private:
+  LinearCombination scratch_;
+};
+
+}  // namespace cuzk

@@ -1,0 +1,85 @@
+#include "cs/test_cs.hpp"
+
+#include <stdexcept>
+
+namespace cuzk {
+
+TestConstraintSystem::TestConstraintSystem() {
+  inputs_.push_back(Fr::one());
+  named_.emplace("ONE", Variable::one());
+}
+
+std::string TestConstraintSystem::path_of(const std::string& name) const {
+  if (name.find('/') != std::string::npos) throw std::invalid_argument("name contains '/': " + name);
+  std::string p;
+  for (const auto& ns : namespace_) p += ns + "/";
+  return p + name;
+}
+
+void TestConstraintSystem::register_path(const std::string& path, Variable v) {
+  if (!named_.emplace(path, v).second) throw std::logic_error("path already in use: " + path);
+}
+
+Variable TestConstraintSystem::alloc(NameFn name, ValueFn value) {
+  const std::string path = path_of(name());
+  aux_.push_back(value());
+  const Variable v = Variable::aux(static_cast<uint32_t>(aux_.size() - 1));
+  register_path(path, v);
+  return v;
+}
+
+Variable TestConstraintSystem::alloc_input(NameFn name, ValueFn value) {
+  const std::string path = path_of(name());
+  inputs_.push_back(value());
+  const Variable v = Variable::input(static_cast<uint32_t>(inputs_.size() - 1));
+  register_path(path, v);
+  return v;
+}
+
+void TestConstraintSystem::enforce(NameFn name, LcFn a, LcFn b, LcFn c) {
+  Constraint k{path_of(name()), {}, {}, {}};
+  a(k.a);
+  b(k.b);
+  c(k.c);
+  constraints_.push_back(std::move(k));
+}
+
+void TestConstraintSystem::push_namespace(NameFn name) {
+  const std::string n = name();
+  if (n.find('/') != std::string::npos) throw std::invalid_argument("namespace contains '/': " + n);
+  namespace_.push_back(n);
+}
+
+void TestConstraintSystem::pop_namespace() {
+  if (namespace_.empty()) throw std::logic_error("pop_namespace without push");
+  namespace_.pop_back();
+}
+
+std::optional<std::string> TestConstraintSystem::which_is_unsatisfied() const {
+  for (const Constraint& k : constraints_) {
+    if (k.a.eval(inputs_, aux_) * k.b.eval(inputs_, aux_) != k.c.eval(inputs_, aux_)) return k.path;
+  }
+  return std::nullopt;
+}
+
+Fr TestConstraintSystem::get(const std::string& path) const {
+  const auto it = named_.find(path);
+  if (it == named_.end()) throw std::out_of_range("no variable at path: " + path);
+  return it->second.is_input() ? inputs_[it->second.index] : aux_[it->second.index];
+}
+
+void TestConstraintSystem::set(const std::string& path, const Fr& value) {
+  const auto it = named_.find(path);
+  if (it == named_.end()) throw std::out_of_range("no variable at path: " + path);
+  (it->second.is_input() ? inputs_ : aux_)[it->second.index] = value;
+}
+
+bool TestConstraintSystem::verify_inputs(std::span<const Fr> expected) const {
+  if (expected.size() + 1 != inputs_.size()) return false;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (inputs_[i + 1] != expected[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace cuzk

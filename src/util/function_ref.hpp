@@ -1,0 +1,31 @@
+// FunctionRef<R(Args...)>: a non-owning reference to a callable (no allocation, two words).
+// For callbacks that are used, if at all, before the call that received them returns.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+namespace cuzk {
+
+template <class Signature>
+class FunctionRef;
+
+template <class R, class... Args>
+class FunctionRef<R(Args...)> {
+ public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, FunctionRef> && std::is_invocable_r_v<R, F&, Args...>)
+  FunctionRef(F&& f)  // NOLINT: implicit so lambdas pass directly
+      : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+        call_([](void* obj, Args... args) -> R {
+          return (*static_cast<std::remove_reference_t<F>*>(obj))(std::forward<Args>(args)...);
+        }) {}
+
+  R operator()(Args... args) const { return call_(obj_, std::forward<Args>(args)...); }
+
+ private:
+  void* obj_;
+  R (*call_)(void*, Args...);
+};
+
+}  // namespace cuzk
