@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config python3       # toolchain (python3 regenerates/checks the asm)
   libgtest-dev libbenchmark-dev                  # tests, microbenchmarks
   libgmp-dev                                     # independent bignum reference in the field tests
+  libssl-dev                                     # SHA-256 / BLAKE2b (OpenSSL)
   nlohmann-json3-dev libcli11-dev                # vector files / JSON, command line
   clang-format                                   # formatting check in the tests
 )
