@@ -25,7 +25,8 @@ class DensityTracker {
   size_t size() const { return size_; }
   size_t popcount() const {
     size_t n = 0;
-    for (uint64_t w : words_) n += static_cast<size_t>(std::popcount(w));
+    for (uint64_t w : words_)
+      n += static_cast<size_t>(std::popcount(w));
     return n;
   }
   const std::vector<uint64_t>& words() const { return words_; }

@@ -9,9 +9,13 @@ namespace cuzk {
 
 class KeyAssembly final : public ConstraintSystem {
  public:
-  KeyAssembly() { alloc_input([] { return std::string("ONE"); }, [] { return Fr::one(); }); }
+  KeyAssembly() {
+    alloc_input([] { return std::string("ONE"); }, [] { return Fr::one(); });
+  }
 
-  Variable alloc(NameFn, ValueFn) override { return Variable::aux(static_cast<uint32_t>(r1cs_.num_aux++)); }
+  Variable alloc(NameFn, ValueFn) override {
+    return Variable::aux(static_cast<uint32_t>(r1cs_.num_aux++));
+  }
   Variable alloc_input(NameFn, ValueFn) override {
     return Variable::input(static_cast<uint32_t>(r1cs_.num_inputs++));
   }
@@ -25,8 +29,8 @@ class KeyAssembly final : public ConstraintSystem {
   // Appends the input constraints and hands the system over. Call once, after synthesis.
   R1cs finish() {
     for (size_t i = 0; i < r1cs_.num_inputs; ++i) {
-      r1cs_.a.push_back({static_cast<uint32_t>(r1cs_.num_constraints++), Variable::input(static_cast<uint32_t>(i)),
-                         Fr::one()});
+      r1cs_.a.push_back({static_cast<uint32_t>(r1cs_.num_constraints++),
+                         Variable::input(static_cast<uint32_t>(i)), Fr::one()});
     }
     return std::move(r1cs_);
   }
@@ -35,7 +39,8 @@ class KeyAssembly final : public ConstraintSystem {
   void record(LcFn fn, uint32_t row, std::vector<R1csEntry>& out) {
     scratch_.clear();
     fn(scratch_);
-    for (const Term& t : scratch_.terms()) out.push_back({row, t.var, t.coeff});
+    for (const Term& t : scratch_.terms())
+      out.push_back({row, t.var, t.coeff});
   }
 
   R1cs r1cs_;

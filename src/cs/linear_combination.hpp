@@ -39,14 +39,19 @@ class LinearCombination {
   // this += coeff * o
   LinearCombination& add_scaled(const Fr& coeff, const LinearCombination& o) {
     terms_.reserve(terms_.size() + o.terms_.size());
-    for (const Term& t : o.terms_) terms_.push_back({t.var, t.coeff * coeff});
+    for (const Term& t : o.terms_)
+      terms_.push_back({t.var, t.coeff * coeff});
     return *this;
   }
 
   friend LinearCombination operator+(LinearCombination a, Variable v) { return a += v; }
   friend LinearCombination operator-(LinearCombination a, Variable v) { return a -= v; }
-  friend LinearCombination operator+(LinearCombination a, const LinearCombination& b) { return a += b; }
-  friend LinearCombination operator-(LinearCombination a, const LinearCombination& b) { return a -= b; }
+  friend LinearCombination operator+(LinearCombination a, const LinearCombination& b) {
+    return a += b;
+  }
+  friend LinearCombination operator-(LinearCombination a, const LinearCombination& b) {
+    return a -= b;
+  }
 
   std::span<const Term> terms() const { return terms_; }
   bool empty() const { return terms_.empty(); }

@@ -19,7 +19,7 @@ struct R1csEntry {
 };
 
 struct R1cs {
-  size_t num_inputs = 0;       // including ONE (input 0)
+  size_t num_inputs = 0;  // including ONE (input 0)
   size_t num_aux = 0;
   size_t num_constraints = 0;  // rows, including any input * 0 = 0 rows already appended
   std::vector<R1csEntry> a, b, c;

@@ -6,25 +6,37 @@ namespace cuzk {
 
 TestConstraintSystem::TestConstraintSystem() {
   inputs_.push_back(Fr::one());
-  named_.emplace("ONE", Variable::one());
+  named_.emplace("ONE", Named{PathKind::kVariable, Variable::one()});
 }
 
 std::string TestConstraintSystem::path_of(const std::string& name) const {
-  if (name.find('/') != std::string::npos) throw std::invalid_argument("name contains '/': " + name);
+  if (name.find('/') != std::string::npos)
+    throw std::invalid_argument("name contains '/': " + name);
   std::string p;
-  for (const auto& ns : namespace_) p += ns + "/";
+  for (const auto& ns : namespace_)
+    p += ns + "/";
   return p + name;
 }
 
-void TestConstraintSystem::register_path(const std::string& path, Variable v) {
-  if (!named_.emplace(path, v).second) throw std::logic_error("path already in use: " + path);
+void TestConstraintSystem::register_path(const std::string& path, PathKind kind, Variable v) {
+  if (!named_.emplace(path, Named{kind, v}).second) {
+    throw std::logic_error("path already in use: " + path);
+  }
+}
+
+const Variable& TestConstraintSystem::variable_at(const std::string& path) const {
+  const auto it = named_.find(path);
+  if (it == named_.end() || it->second.kind != PathKind::kVariable) {
+    throw std::out_of_range("no variable at path: " + path);
+  }
+  return it->second.var;
 }
 
 Variable TestConstraintSystem::alloc(NameFn name, ValueFn value) {
   const std::string path = path_of(name());
   aux_.push_back(value());
   const Variable v = Variable::aux(static_cast<uint32_t>(aux_.size() - 1));
-  register_path(path, v);
+  register_path(path, PathKind::kVariable, v);
   return v;
 }
 
@@ -32,12 +44,13 @@ Variable TestConstraintSystem::alloc_input(NameFn name, ValueFn value) {
   const std::string path = path_of(name());
   inputs_.push_back(value());
   const Variable v = Variable::input(static_cast<uint32_t>(inputs_.size() - 1));
-  register_path(path, v);
+  register_path(path, PathKind::kVariable, v);
   return v;
 }
 
 void TestConstraintSystem::enforce(NameFn name, LcFn a, LcFn b, LcFn c) {
   Constraint k{path_of(name()), {}, {}, {}};
+  register_path(k.path, PathKind::kConstraint);
   a(k.a);
   b(k.b);
   c(k.c);
@@ -46,7 +59,7 @@ void TestConstraintSystem::enforce(NameFn name, LcFn a, LcFn b, LcFn c) {
 
 void TestConstraintSystem::push_namespace(NameFn name) {
   const std::string n = name();
-  if (n.find('/') != std::string::npos) throw std::invalid_argument("namespace contains '/': " + n);
+  register_path(path_of(n), PathKind::kNamespace);
   namespace_.push_back(n);
 }
 
@@ -63,15 +76,13 @@ std::optional<std::string> TestConstraintSystem::which_is_unsatisfied() const {
 }
 
 Fr TestConstraintSystem::get(const std::string& path) const {
-  const auto it = named_.find(path);
-  if (it == named_.end()) throw std::out_of_range("no variable at path: " + path);
-  return it->second.is_input() ? inputs_[it->second.index] : aux_[it->second.index];
+  const Variable& v = variable_at(path);
+  return v.is_input() ? inputs_[v.index] : aux_[v.index];
 }
 
 void TestConstraintSystem::set(const std::string& path, const Fr& value) {
-  const auto it = named_.find(path);
-  if (it == named_.end()) throw std::out_of_range("no variable at path: " + path);
-  (it->second.is_input() ? inputs_ : aux_)[it->second.index] = value;
+  const Variable& v = variable_at(path);
+  (v.is_input() ? inputs_ : aux_)[v.index] = value;
 }
 
 bool TestConstraintSystem::verify_inputs(std::span<const Fr> expected) const {

@@ -1,8 +1,13 @@
 // TestConstraintSystem: stores everything (named variables, values, constraints) to check a
 // circuit: satisfaction, the namespace path of the first unsatisfied constraint, counts, and
 // tampering with a named variable for negative tests. For tests and debugging, not production.
+//
+// As in bellpepper's TestConstraintSystem, variables, constraints and namespaces share one path
+// space and every path may be created once: a gadget that reuses a name would panic there, so it
+// throws here.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
@@ -46,13 +51,19 @@ class TestConstraintSystem final : public ConstraintSystem {
     std::string path;
     LinearCombination a, b, c;
   };
+  enum class PathKind : uint8_t { kVariable, kConstraint, kNamespace };
+  struct Named {
+    PathKind kind;
+    Variable var;  // kVariable only
+  };
   std::string path_of(const std::string& name) const;
-  void register_path(const std::string& path, Variable v);
+  void register_path(const std::string& path, PathKind kind, Variable v = {});
+  const Variable& variable_at(const std::string& path) const;
 
   std::vector<std::string> namespace_;
   std::vector<Fr> inputs_, aux_;
   std::vector<Constraint> constraints_;
-  std::map<std::string, Variable> named_;
+  std::map<std::string, Named> named_;
 };
 
 }  // namespace cuzk

@@ -1,5 +1,6 @@
 // Variable: an input (public) or aux (private) wire of a constraint system, numbered separately in
-// allocation order. Input 0 is the constant ONE, allocated by every proving-side CS before synthesis.
+// allocation order. Input 0 is the constant ONE, allocated by every proving-side CS before
+// synthesis.
 #pragma once
 
 #include <cstdint>

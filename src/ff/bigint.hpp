@@ -6,7 +6,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -82,6 +84,53 @@ struct BigInt {
     return r;
   }
 };
+
+// Decimal digits of a value (no sign, no leading zeros; "0" for zero).
+template <size_t N>
+std::string to_decimal(BigInt<N> v) {
+  char digits[20 * N + 1];  // 64N bits < 10^(20N)
+  size_t n = 0;
+  constexpr uint64_t kChunk =
+      10000000000000000000ULL;  // 10^19, the largest power of ten in 64 bits
+  while (!v.is_zero()) {
+    u128 rem = 0;
+    for (size_t i = N; i-- > 0;) {
+      const u128 cur = (rem << 64) | v.w[i];
+      v.w[i] = static_cast<uint64_t>(cur / kChunk);
+      rem = cur % kChunk;
+    }
+    auto chunk = static_cast<uint64_t>(rem);
+    for (int d = 0; d < 19; ++d) {
+      digits[n++] = static_cast<char>('0' + chunk % 10);
+      chunk /= 10;
+    }
+  }
+  while (n > 1 && digits[n - 1] == '0')
+    --n;
+  if (n == 0) digits[n++] = '0';
+  std::string out(n, '0');
+  for (size_t i = 0; i < n; ++i)
+    out[i] = digits[n - 1 - i];
+  return out;
+}
+
+// Parses a non-empty string of decimal digits; nullopt on any other character or overflow.
+template <size_t N>
+std::optional<BigInt<N>> from_decimal(std::string_view s) {
+  if (s.empty()) return std::nullopt;
+  BigInt<N> v;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    u128 carry = static_cast<uint64_t>(c - '0');
+    for (size_t i = 0; i < N; ++i) {
+      const u128 cur = static_cast<u128>(v.w[i]) * 10 + carry;
+      v.w[i] = static_cast<uint64_t>(cur);
+      carry = cur >> 64;
+    }
+    if (carry != 0) return std::nullopt;
+  }
+  return v;
+}
 
 // Comparison: -1, 0, 1.
 template <size_t N>

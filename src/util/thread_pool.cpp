@@ -9,7 +9,8 @@ namespace cuzk {
 ThreadPool::ThreadPool(unsigned threads) {
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   workers_.reserve(threads - 1);
-  for (unsigned i = 0; i + 1 < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+  for (unsigned i = 0; i + 1 < threads; ++i)
+    workers_.emplace_back([this] { worker_loop(); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -18,7 +19,8 @@ ThreadPool::~ThreadPool() {
     stop_ = true;
   }
   wake_.notify_all();
-  for (auto& t : workers_) t.join();
+  for (auto& t : workers_)
+    t.join();
 }
 
 void ThreadPool::drain() {
@@ -70,8 +72,8 @@ void ThreadPool::run(size_t count, const std::function<void(size_t)>& task) {
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
-void ThreadPool::parallel_for(size_t n, const std::function<void(size_t, size_t)>& body, size_t min_chunk,
-                              size_t chunks_per_thread) {
+void ThreadPool::parallel_for(size_t n, const std::function<void(size_t, size_t)>& body,
+                              size_t min_chunk, size_t chunks_per_thread) {
   if (n == 0) return;
   size_t chunks = std::max<size_t>(1, size() * chunks_per_thread);
   chunks = std::min(chunks, std::max<size_t>(1, n / std::max<size_t>(1, min_chunk)));

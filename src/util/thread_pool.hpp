@@ -3,9 +3,9 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <cstddef>
 #include <functional>
 #include <mutex>
 #include <thread>

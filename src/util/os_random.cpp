@@ -1,0 +1,24 @@
+#include "util/os_random.hpp"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace cuzk {
+
+void os_random_bytes(std::span<uint8_t> out) {
+  size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::getrandom(out.data() + done, out.size() - done, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("getrandom failed: ") + std::strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
+}
+
+}  // namespace cuzk
