@@ -1,6 +1,7 @@
-// cuzk: the offline toolbox (today: the arithmetic self-check).
+// cuzk: the offline toolbox. No daemon needed.
 #include <CLI/CLI.hpp>
 
+#include "groth16_cmd.hpp"
 #include "oracle/bls_vectors.hpp"
 #include "selfcheck.hpp"
 
@@ -17,10 +18,13 @@ int main(int argc, char** argv) {
                  "Vector directory (default: $CUZK_VECTORS_DIR or ../shared/vectors/bls12_381)");
   sc->add_flag("--no-bench", no_bench, "Skip the timing table");
 
+  cuzk::app::Groth16Options groth16;
+  cuzk::app::add_groth16_commands(app, groth16);
+
   CLI11_PARSE(app, argc, argv);
   if (sc->parsed()) {
     selfcheck.bench = !no_bench;
     return cuzk::app::run_selfcheck(selfcheck);
   }
-  return 0;
+  return cuzk::app::run_groth16(groth16);
 }

@@ -1,0 +1,20 @@
+// `cuzk groth16 prove | verify | setup`: Groth16 with snarkjs files and our parameter format.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace cuzk::app {
+
+struct Groth16Options {
+  enum class Action { kNone, kProve, kVerify, kSetup };
+  Action action = Action::kNone;
+  std::string zkey, params, r1cs, wtns, proof, public_out, public_in, vk, vk_json, seed;
+  unsigned threads = 0;
+};
+
+void add_groth16_commands(CLI::App& app, Groth16Options& opts);
+// Exit code: 0 success (proof verifies), 1 proof does not verify, 2 bad input or other error.
+int run_groth16(const Groth16Options& opts);
+
+}  // namespace cuzk::app

@@ -1,0 +1,206 @@
+#include "groth16/bellperson_format.hpp"
+
+#include <fstream>
+
+#include "util/mapped_file.hpp"
+
+namespace cuzk::groth16 {
+
+FormatError::FormatError(const std::string& file, uint64_t offset, const std::string& what)
+    : std::runtime_error(file + ": at byte " + std::to_string(offset) + ": " + what),
+      offset_(offset) {}
+
+namespace {
+
+// ---- writing ----
+void put_u32_be(std::vector<uint8_t>& out, uint32_t v) {
+  for (int s = 24; s >= 0; s -= 8)
+    out.push_back(static_cast<uint8_t>(v >> s));
+}
+template <class P>
+void put_point(std::vector<uint8_t>& out, const P& p) {
+  const auto b = encode_uncompressed(p);
+  out.insert(out.end(), b.begin(), b.end());
+}
+template <class P>
+void put_vector(std::vector<uint8_t>& out, const std::vector<P>& v) {
+  if (v.size() > UINT32_MAX) throw std::length_error("parameter vector longer than 2^32 - 1");
+  put_u32_be(out, static_cast<uint32_t>(v.size()));
+  for (const P& p : v)
+    put_point(out, p);
+}
+
+// ---- reading ----
+class Reader {
+ public:
+  Reader(std::span<const uint8_t> bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+
+  uint64_t offset() const { return off_; }
+  const std::string& name() const { return name_; }
+  [[noreturn]] void fail(uint64_t at, const std::string& what) const {
+    throw FormatError(name_, at, what);
+  }
+
+  std::span<const uint8_t> take(size_t n, const char* what) {
+    if (bytes_.size() - off_ < n) {
+      fail(off_, std::string("truncated: need ") + std::to_string(n) + " bytes for " + what + ", " +
+                     std::to_string(bytes_.size() - off_) + " left");
+    }
+    auto s = bytes_.subspan(off_, n);
+    off_ += n;
+    return s;
+  }
+  uint32_t u32_be(const char* what) {
+    const auto b = take(4, what);
+    return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) | b[3];
+  }
+  template <class P>
+  P point(const char* what, SubgroupCheck check = SubgroupCheck::kCheck) {
+    const uint64_t at = off_;
+    return decode_at<P>(take(point_size<P>(), what), at, what, check);
+  }
+  template <class P>
+  static constexpr size_t point_size() {
+    return std::is_same_v<P, G1Affine> ? kG1UncompressedBytes : kG2UncompressedBytes;
+  }
+  template <class P>
+  P decode_at(std::span<const uint8_t> b, uint64_t at, const char* what,
+              SubgroupCheck check) const {
+    Result<P, PointDecodeError> r = [&] {
+      if constexpr (std::is_same_v<P, G1Affine>) {
+        return decode_g1(b, check);
+      } else {
+        return decode_g2(b, check);
+      }
+    }();
+    if (!r) fail(at, std::string(what) + ": " + describe(r.error()));
+    return *r;
+  }
+  // u32 length + points, decoded in parallel.
+  template <class P>
+  std::vector<P> vector(const char* what, SubgroupCheck check, ThreadPool& pool) {
+    const uint64_t len_at = off_;
+    const uint32_t n = u32_be(what);
+    const size_t sz = point_size<P>();
+    if ((bytes_.size() - off_) / sz < n) {
+      fail(len_at,
+           std::string(what) + ": length " + std::to_string(n) + " runs past the end of the file");
+    }
+    const uint64_t base = off_;
+    const auto all = take(size_t{n} * sz, what);
+    std::vector<P> out(n);
+    pool.parallel_for(
+        n,
+        [&](size_t begin, size_t end) {
+          for (size_t i = begin; i < end; ++i)
+            out[i] = decode_at<P>(all.subspan(i * sz, sz), base + i * sz, what, check);
+        },
+        1024);
+    return out;
+  }
+  void expect_end() const {
+    if (off_ != bytes_.size())
+      fail(off_, std::to_string(bytes_.size() - off_) + " unexpected trailing bytes");
+  }
+
+ private:
+  std::span<const uint8_t> bytes_;
+  std::string name_;
+  uint64_t off_ = 0;
+};
+
+VerifyingKey read_vk_fields(Reader& r) {
+  VerifyingKey vk;
+  vk.alpha_g1 = r.point<G1Affine>("vk alpha_g1");
+  vk.beta_g1 = r.point<G1Affine>("vk beta_g1");
+  vk.beta_g2 = r.point<G2Affine>("vk beta_g2");
+  vk.gamma_g2 = r.point<G2Affine>("vk gamma_g2");
+  vk.delta_g1 = r.point<G1Affine>("vk delta_g1");
+  vk.delta_g2 = r.point<G2Affine>("vk delta_g2");
+  const uint64_t at = r.offset();
+  const uint32_t n = r.u32_be("vk ic length");
+  if (n == 0) r.fail(at, "vk ic is empty (it needs at least the point for ONE)");
+  vk.ic.reserve(n);
+  for (uint32_t i = 0; i < n; ++i)
+    vk.ic.push_back(r.point<G1Affine>("vk ic"));
+  return vk;
+}
+
+std::vector<uint8_t> read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path.string() + ": cannot open");
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_file(const std::filesystem::path& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error(path.string() + ": cannot create");
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error(path.string() + ": write failed");
+}
+
+}  // namespace
+
+std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk) {
+  std::vector<uint8_t> out;
+  put_point(out, vk.alpha_g1);
+  put_point(out, vk.beta_g1);
+  put_point(out, vk.beta_g2);
+  put_point(out, vk.gamma_g2);
+  put_point(out, vk.delta_g1);
+  put_point(out, vk.delta_g2);
+  put_vector(out, vk.ic);
+  return out;
+}
+
+std::vector<uint8_t> serialize_parameters(const Parameters& params) {
+  std::vector<uint8_t> out = serialize_verifying_key(params.vk);
+  put_vector(out, params.h);
+  put_vector(out, params.l);
+  put_vector(out, params.a);
+  put_vector(out, params.b_g1);
+  put_vector(out, params.b_g2);
+  return out;
+}
+
+VerifyingKey parse_verifying_key(std::span<const uint8_t> bytes, const std::string& name) {
+  Reader r(bytes, name);
+  VerifyingKey vk = read_vk_fields(r);
+  r.expect_end();
+  return vk;
+}
+
+Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& name,
+                            SubgroupCheck check, ThreadPool& pool) {
+  Reader r(bytes, name);
+  Parameters p;
+  p.vk = read_vk_fields(r);
+  p.h = r.vector<G1Affine>("h", check, pool);
+  p.l = r.vector<G1Affine>("l", check, pool);
+  p.a = r.vector<G1Affine>("a", check, pool);
+  p.b_g1 = r.vector<G1Affine>("b_g1", check, pool);
+  p.b_g2 = r.vector<G2Affine>("b_g2", check, pool);
+  r.expect_end();
+  return p;
+}
+
+void write_verifying_key(const std::filesystem::path& path, const VerifyingKey& vk) {
+  write_file(path, serialize_verifying_key(vk));
+}
+void write_parameters(const std::filesystem::path& path, const Parameters& params) {
+  write_file(path, serialize_parameters(params));
+}
+
+VerifyingKey read_verifying_key(const std::filesystem::path& path) {
+  const auto bytes = read_file(path);
+  return parse_verifying_key(bytes, path.string());
+}
+
+Parameters read_parameters(const std::filesystem::path& path, SubgroupCheck check,
+                           ThreadPool& pool) {
+  const MappedFile file(path);
+  return parse_parameters(file.bytes(), path.string(), check, pool);
+}
+
+}  // namespace cuzk::groth16

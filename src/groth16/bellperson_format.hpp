@@ -1,0 +1,46 @@
+// bellperson's parameter files (facts sheet 8.3), all points uncompressed, lengths u32 big-endian:
+//   .vk     = alpha_g1 | beta_g1 | beta_g2 | gamma_g2 | delta_g1 | delta_g2 | u32 n | ic[n]
+//   .params = .vk bytes | u32 n h[n] | u32 n l[n] | u32 n a[n] | u32 n b_g1[n] | u32 n b_g2[n]
+// Readers map the file and report the file and byte offset of any truncation or bad point.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ec/encoding.hpp"
+#include "groth16/types.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::groth16 {
+
+// A malformed file: the message names the file, the byte offset and what was wrong.
+class FormatError : public std::runtime_error {
+ public:
+  FormatError(const std::string& file, uint64_t offset, const std::string& what);
+  uint64_t offset() const { return offset_; }
+
+ private:
+  uint64_t offset_;
+};
+
+std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk);
+std::vector<uint8_t> serialize_parameters(const Parameters& params);
+
+// `name` labels errors (usually the file name). The verifying key's points are always fully
+// checked; `check` applies to the bulk vectors of the parameters (rust-fil-proofs maps .params
+// unchecked; on-curve is still verified).
+VerifyingKey parse_verifying_key(std::span<const uint8_t> bytes, const std::string& name);
+Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& name,
+                            SubgroupCheck check, ThreadPool& pool);
+
+void write_verifying_key(const std::filesystem::path& path, const VerifyingKey& vk);
+void write_parameters(const std::filesystem::path& path, const Parameters& params);
+VerifyingKey read_verifying_key(const std::filesystem::path& path);
+Parameters read_parameters(const std::filesystem::path& path, SubgroupCheck check,
+                           ThreadPool& pool);
+
+}  // namespace cuzk::groth16

@@ -1,0 +1,151 @@
+#include "groth16/setup.hpp"
+
+#include <openssl/sha.h>
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cs/key_assembly.hpp"
+#include "ec/fixed_base.hpp"
+
+namespace cuzk::groth16 {
+namespace {
+
+Fr hash_to_fr(std::string_view label, std::string_view seed) {
+  for (uint32_t counter = 0;; ++counter) {
+    std::string msg = "cuzk insecure groth16 toxic waste/";
+    msg += label;
+    msg += '/';
+    msg += std::to_string(counter);
+    msg += '/';
+    msg += seed;
+    std::array<uint8_t, SHA512_DIGEST_LENGTH> d{};
+    SHA512(reinterpret_cast<const uint8_t*>(msg.data()), msg.size(), d.data());
+    // 512-bit little-endian value mod r = lo + hi * 2^256 (2^256 mod r = R of Fr).
+    std::array<uint8_t, 32> lo{}, hi{};
+    std::copy(d.begin(), d.begin() + 32, lo.begin());
+    std::copy(d.begin() + 32, d.end(), hi.begin());
+    lo[31] &= 0x3f;  // below 2^254 < r, so canonical
+    hi[31] &= 0x3f;
+    const Fr v = *Fr::from_bytes_le(lo) + *Fr::from_bytes_le(hi) * Fr::from_mont(Fr::kR2);
+    if (!v.is_zero()) return v;
+  }
+}
+
+size_t domain_size_for(size_t rows) {
+  size_t m = 1;
+  unsigned log = 0;
+  while (m < rows) {
+    m <<= 1;
+    ++log;
+  }
+  if (log > Fr::kTwoAdicity)
+    throw std::invalid_argument("groth16 setup: circuit too large for Fr's 2-adicity");
+  return m;
+}
+
+}  // namespace
+
+ToxicWaste ToxicWaste::insecure_from_seed(std::string_view seed) {
+  return {hash_to_fr("tau", seed), hash_to_fr("alpha", seed), hash_to_fr("beta", seed),
+          hash_to_fr("gamma", seed), hash_to_fr("delta", seed)};
+}
+
+Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool) {
+  const size_t m = domain_size_for(r1cs.num_constraints);
+  size_t log_m = 0;
+  while ((size_t{1} << log_m) < m)
+    ++log_m;
+  Fr omega = kFrTwoAdicRoot;
+  for (size_t i = log_m; i < Fr::kTwoAdicity; ++i)
+    omega = omega.sqr();
+
+  // Lagrange basis at tau: L_j(tau) = (tau^m - 1) / m * omega^j / (tau - omega^j).
+  const Fr z_tau = tw.tau.pow(BigInt<1>::from_u64(m)) - Fr::one();
+  if (z_tau.is_zero())
+    throw std::invalid_argument("groth16 setup: tau lies in the evaluation domain");
+  std::vector<Fr> lagrange(m);
+  {
+    std::vector<Fr> omega_pow(m);
+    Fr w = Fr::one();
+    for (size_t j = 0; j < m; ++j, w *= omega) {
+      omega_pow[j] = w;
+      lagrange[j] = tw.tau - w;
+    }
+    batch_invert(std::span<Fr>(lagrange));
+    const Fr scale = z_tau * Fr::from_u64(m).inv();
+    for (size_t j = 0; j < m; ++j)
+      lagrange[j] *= omega_pow[j] * scale;
+  }
+
+  // QAP polynomials of every variable at tau (inputs first, then aux).
+  const size_t nvars = r1cs.num_inputs + r1cs.num_aux;
+  std::vector<Fr> u(nvars), v(nvars), w(nvars);
+  const auto column = [&](Variable var) {
+    return var.is_input() ? var.index : r1cs.num_inputs + var.index;
+  };
+  const auto accumulate = [&](const std::vector<R1csEntry>& entries, std::vector<Fr>& out) {
+    for (const R1csEntry& e : entries) {
+      if (e.row >= m) throw std::invalid_argument("groth16 setup: R1CS row out of range");
+      out[column(e.var)] += e.coeff * lagrange[e.row];
+    }
+  };
+  accumulate(r1cs.a, u);
+  accumulate(r1cs.b, v);
+  accumulate(r1cs.c, w);
+
+  const Fr gamma_inv = tw.gamma.inv(), delta_inv = tw.delta.inv();
+  std::vector<Fr> ic_s(r1cs.num_inputs), l_s(r1cs.num_aux);
+  for (size_t i = 0; i < nvars; ++i) {
+    const Fr k = tw.beta * u[i] + tw.alpha * v[i] + w[i];
+    if (i < r1cs.num_inputs) {
+      ic_s[i] = k * gamma_inv;
+    } else {
+      l_s[i - r1cs.num_inputs] = k * delta_inv;
+    }
+  }
+  std::vector<Fr> h_s(m - 1);
+  Fr t = z_tau * delta_inv;  // tau^i Z(tau) / delta
+  for (size_t i = 0; i + 1 < m; ++i, t *= tw.tau)
+    h_s[i] = t;
+  // The A and B queries keep only non-zero evaluations (bellperson drops identity points).
+  std::vector<Fr> a_s, b_s;
+  for (size_t i = 0; i < nvars; ++i) {
+    if (!u[i].is_zero()) a_s.push_back(u[i]);
+    if (!v[i].is_zero()) b_s.push_back(v[i]);
+  }
+
+  const FixedBaseTable<G1Curve> g1(G1Jacobian::generator());
+  const FixedBaseTable<G2Curve> g2(G2Jacobian::generator());
+  Parameters p;
+  p.vk.alpha_g1 = g1.mul(tw.alpha).to_affine();
+  p.vk.beta_g1 = g1.mul(tw.beta).to_affine();
+  p.vk.beta_g2 = g2.mul(tw.beta).to_affine();
+  p.vk.gamma_g2 = g2.mul(tw.gamma).to_affine();
+  p.vk.delta_g1 = g1.mul(tw.delta).to_affine();
+  p.vk.delta_g2 = g2.mul(tw.delta).to_affine();
+  p.vk.ic.resize(ic_s.size());
+  g1.mul_batch(ic_s, p.vk.ic, pool);
+  p.h.resize(h_s.size());
+  g1.mul_batch(h_s, p.h, pool);
+  p.l.resize(l_s.size());
+  g1.mul_batch(l_s, p.l, pool);
+  p.a.resize(a_s.size());
+  g1.mul_batch(a_s, p.a, pool);
+  p.b_g1.resize(b_s.size());
+  g1.mul_batch(b_s, p.b_g1, pool);
+  p.b_g2.resize(b_s.size());
+  g2.mul_batch(b_s, p.b_g2, pool);
+  return p;
+}
+
+Parameters generate_parameters_insecure(const Circuit& circuit, const ToxicWaste& tw,
+                                        ThreadPool& pool) {
+  KeyAssembly assembly;
+  circuit.synthesize(assembly);
+  return generate_parameters_insecure(assembly.finish(), tw, pool);
+}
+
+}  // namespace cuzk::groth16
