@@ -55,7 +55,9 @@ mpz_class mod(const mpz_class& a, const mpz_class& m) {
   return r;
 }
 
-std::string hex(const mpz_class& v) { return "0x" + v.get_str(16); }
+std::string hex(const mpz_class& v) {
+  return "0x" + v.get_str(16);
+}
 
 // Big-endian bytes of v, zero-padded to B bytes, by mpz_export.
 template <size_t B>
@@ -138,7 +140,8 @@ struct Ref {
   template <class Rng>
   static mpz_class random(Rng& rng) {
     typename F::Int v;
-    for (size_t i = 0; i < F::kLimbs; ++i) v.w[i] = rng();
+    for (size_t i = 0; i < F::kLimbs; ++i)
+      v.w[i] = rng();
     return mod(to_mpz(v), p());
   }
 };
@@ -155,8 +158,8 @@ template <class F>
     return ::testing::AssertionFailure() << "got " << hex(canon) << ", want " << hex(want);
   }
   if (mont != mod(want * R::r_mont(), R::p())) {
-    return ::testing::AssertionFailure() << "Montgomery limbs " << hex(mont) << " are not "
-                                         << hex(want) << " * R mod p";
+    return ::testing::AssertionFailure()
+           << "Montgomery limbs " << hex(mont) << " are not " << hex(want) << " * R mod p";
   }
   return ::testing::AssertionSuccess();
 }
@@ -170,16 +173,20 @@ class PrimeField : public ::testing::Test {
   // Calls fn(a, b) for kRandomPairs random pairs, then for the edge table crossed with itself.
   template <class Fn>
   void for_pairs(Fn fn) {
-    for (int i = 0; i < kRandomPairs; ++i) fn(R::random(rng_), R::random(rng_));
+    for (int i = 0; i < kRandomPairs; ++i)
+      fn(R::random(rng_), R::random(rng_));
     for (const mpz_class& a : R::edges()) {
-      for (const mpz_class& b : R::edges()) fn(a, b);
+      for (const mpz_class& b : R::edges())
+        fn(a, b);
     }
   }
   // Calls fn(a) for kRandomPairs random values, then for each edge value.
   template <class Fn>
   void for_values(Fn fn) {
-    for (int i = 0; i < kRandomPairs; ++i) fn(R::random(rng_));
-    for (const mpz_class& a : R::edges()) fn(a);
+    for (int i = 0; i < kRandomPairs; ++i)
+      fn(R::random(rng_));
+    for (const mpz_class& a : R::edges())
+      fn(a);
   }
 
   std::mt19937_64 rng_{0x5eed0f1e1dULL + F::kLimbs};
@@ -309,17 +316,20 @@ TYPED_TEST(PrimeField, PowMatchesGmpReference) {
     check(a, BigInt<1>::from_u64(rng()));
     check(a, BigInt<1>::from_u64(rng() % 64));
     BigInt<F::kLimbs> e;
-    for (auto& w : e.w) w = rng();
+    for (auto& w : e.w)
+      w = rng();
     check(a, e);
     BigInt<8> wide;
-    for (auto& w : wide.w) w = rng();
+    for (auto& w : wide.w)
+      w = rng();
     check(a, wide);
   }
   const mpz_class& p = R::p();
   std::vector<mpz_class> exps = {0, 1, 2, 3, 15, 16, 17, p - 2, p - 1, p, p + 1, (p - 1) / 2};
   exps.push_back((mpz_class(1) << (64 * F::kLimbs)) - 1);
   for (const mpz_class& a : R::edges()) {
-    for (const mpz_class& e : exps) check(a, from_mpz<F::kLimbs>(e));
+    for (const mpz_class& e : exps)
+      check(a, from_mpz<F::kLimbs>(e));
   }
   // The uint64_t overload.
   EXPECT_TRUE(Matches(F::from_u64(3).pow(uint64_t{1000}), R::powm(3, 1000)));
@@ -509,10 +519,12 @@ TYPED_TEST(PrimeField, BatchInvertMatchesPerElementInverseAndKeepsZeros) {
   std::vector<F> none;
   batch_invert(std::span<F>(none));  // no crash on empty input
   std::vector<F> nonzero(33);
-  for (F& x : nonzero) x = F::random(this->rng_);
+  for (F& x : nonzero)
+    x = F::random(this->rng_);
   std::vector<F> inv = nonzero;
   batch_invert(std::span<F>(inv));
-  for (size_t i = 0; i < nonzero.size(); ++i) EXPECT_TRUE((inv[i] * nonzero[i]).is_one()) << i;
+  for (size_t i = 0; i < nonzero.size(); ++i)
+    EXPECT_TRUE((inv[i] * nonzero[i]).is_one()) << i;
 }
 
 // ---- byte encodings ----
@@ -542,8 +554,8 @@ TYPED_TEST(PrimeField, FromBytesRejectsNonCanonicalValues) {
   using R = Ref<F>;
   constexpr size_t B = F::kBytes;
   const mpz_class& p = R::p();
-  for (const mpz_class& bad :
-       {mpz_class(p), mpz_class(p + 1), mpz_class(2 * p), mpz_class((mpz_class(1) << (8 * B)) - 1)}) {
+  for (const mpz_class& bad : {mpz_class(p), mpz_class(p + 1), mpz_class(2 * p),
+                               mpz_class((mpz_class(1) << (8 * B)) - 1)}) {
     const auto be = gmp_export_be<B>(bad);
     EXPECT_FALSE(F::from_bytes_be(be).has_value()) << "big-endian " << hex(bad);
     EXPECT_FALSE(F::from_bytes_le(reversed(be)).has_value()) << "little-endian " << hex(bad);
@@ -565,18 +577,23 @@ TYPED_TEST(PrimeField, RandomIsCanonicalAndSpreadOut) {
   using R = Ref<F>;
   const mpz_class half = R::p() / 2;
   std::set<std::string> seen;
-  int high = 0;
+  int high = 0, high_mont = 0;
   for (int i = 0; i < 2000; ++i) {
     const F f = F::random(this->rng_);
-    ASSERT_LT(to_mpz(f.mont()), R::p());
+    const mpz_class m = to_mpz(f.mont());
+    ASSERT_LT(m, R::p());
     const mpz_class v = R::value(f);
     ASSERT_LT(v, R::p());
     high += v > half;
+    high_mont += m > half;
     seen.insert(v.get_str(16));
   }
   EXPECT_EQ(seen.size(), 2000u);
-  EXPECT_GT(high, 800);  // roughly half above p/2
+  // Roughly half above p/2, both as values and as stored limbs (the sampler draws limbs).
+  EXPECT_GT(high, 800);
   EXPECT_LT(high, 1200);
+  EXPECT_GT(high_mont, 800);
+  EXPECT_LT(high_mont, 1200);
   std::mt19937_64 a(7), b(7);
   EXPECT_EQ(F::random(a), F::random(b));  // deterministic for a seeded generator
 }
@@ -609,7 +626,8 @@ TYPED_TEST(PrimeField, RingAxiomsHoldOnRandomValues) {
 
 TEST(Fr, TwoAdicRootHasOrderExactlyTwoToThe32) {
   Fr x = kFrTwoAdicRoot;
-  for (int i = 0; i < 31; ++i) x = x.sqr();
+  for (int i = 0; i < 31; ++i)
+    x = x.sqr();
   EXPECT_FALSE(x.is_one()) << "omega^(2^31) must not be 1";
   EXPECT_EQ(x, -Fr::one()) << "omega^(2^31) must be -1";
   x = x.sqr();
@@ -640,7 +658,8 @@ TEST(Fr, SqrtHandlesElementsDeepInTheTwoSylowSubgroup) {
     w = w.sqr();
   }
   // 5 is the smallest non-residue mod r.
-  for (uint64_t v : {2, 3, 4}) EXPECT_EQ(Fr::from_u64(v).legendre(), 1) << v;
+  for (uint64_t v : {2, 3, 4})
+    EXPECT_EQ(Fr::from_u64(v).legendre(), 1) << v;
   EXPECT_EQ(Fr::from_u64(5).legendre(), -1);
   EXPECT_FALSE(Fr::from_u64(5).sqrt().has_value());
 }

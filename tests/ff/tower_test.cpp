@@ -41,7 +41,8 @@ Fp6 ref_mul(const Fp6& a, const Fp6& b) {
   const Fp2 y[3] = {b.c0, b.c1, b.c2};
   Fp2 c[5] = {};
   for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) c[i + j] = c[i + j] + ref_mul(x[i], y[j]);
+    for (int j = 0; j < 3; ++j)
+      c[i + j] = c[i + j] + ref_mul(x[i], y[j]);
   }
   return {c[0] + ref_mul(kXi, c[3]), c[1] + ref_mul(kXi, c[4]), c[2]};
 }
@@ -83,13 +84,18 @@ BigInt<12> fp2_euler_exponent() {
 
 // Elements with zero, one and extreme coordinates, plus random ones.
 std::vector<Fp> edge_fp() {
-  return {Fp::zero(), Fp::one(), -Fp::one(), Fp::from_u64(2), Fp::from_mont(Fp::kR),
+  return {Fp::zero(),
+          Fp::one(),
+          -Fp::one(),
+          Fp::from_u64(2),
+          Fp::from_mont(Fp::kR),
           *Fp::from_canonical(Fp::kHalfModulus)};
 }
 std::vector<Fp2> edge_fp2() {
   std::vector<Fp2> v;
   for (const Fp& a : edge_fp()) {
-    for (const Fp& b : edge_fp()) v.push_back({a, b});
+    for (const Fp& b : edge_fp())
+      v.push_back({a, b});
   }
   return v;
 }
@@ -123,14 +129,17 @@ TEST(Fp2, MulMatchesSchoolbookReference) {
 TEST(Fp2, SqrEqualsMulBySelf) {
   std::mt19937_64 rng(2002);
   std::vector<Fp2> xs = edge_fp2();
-  for (int i = 0; i < 1000; ++i) xs.push_back(Fp2::random(rng));
-  for (const Fp2& a : xs) ASSERT_EQ(a.sqr(), ref_mul(a, a)) << str(a);
+  for (int i = 0; i < 1000; ++i)
+    xs.push_back(Fp2::random(rng));
+  for (const Fp2& a : xs)
+    ASSERT_EQ(a.sqr(), ref_mul(a, a)) << str(a);
 }
 
 TEST(Fp2, InverseTimesElementIsOne) {
   std::mt19937_64 rng(2003);
   std::vector<Fp2> xs = edge_fp2();
-  for (int i = 0; i < 300; ++i) xs.push_back(Fp2::random(rng));
+  for (int i = 0; i < 300; ++i)
+    xs.push_back(Fp2::random(rng));
   for (const Fp2& a : xs) {
     if (a.is_zero()) continue;
     ASSERT_TRUE(ref_mul(a.inv(), a).is_one()) << str(a);
@@ -170,7 +179,8 @@ TEST(Fp2, PowMatchesSquareAndMultiplyReference) {
   for (int i = 0; i < 20; ++i) {
     const Fp2 a = Fp2::random(rng);
     BigInt<4> e;
-    for (auto& w : e.w) w = rng();
+    for (auto& w : e.w)
+      w = rng();
     ASSERT_EQ(a.pow(e), ref_pow(a, e));
   }
   const Fp2 a = Fp2::random(rng);
@@ -198,7 +208,8 @@ TEST(Fp2, LegendreMatchesEulerCriterion) {
 TEST(Fp2, SqrtOfSquareSquaresBackToTheInput) {
   std::mt19937_64 rng(2008);
   std::vector<Fp2> xs = edge_fp2();
-  for (int i = 0; i < 300; ++i) xs.push_back(Fp2::random(rng));
+  for (int i = 0; i < 300; ++i)
+    xs.push_back(Fp2::random(rng));
   // Purely real and purely imaginary elements, square or not in Fp.
   for (int i = 0; i < 20; ++i) {
     const Fp c = Fp::random(rng);
@@ -243,8 +254,7 @@ TEST(Fp2, ExactlyOneOfYAndMinusYIsLexicographicallyLargest) {
     Fp2 y = Fp2::random(rng);
     if (i % 4 == 0) y.c1 = Fp::zero();  // decided by c0
     if (y.is_zero()) continue;
-    ASSERT_NE(y.is_lexicographically_largest(), (-y).is_lexicographically_largest())
-        << str(y);
+    ASSERT_NE(y.is_lexicographically_largest(), (-y).is_lexicographically_largest()) << str(y);
     if (!y.c1.is_zero()) {
       ASSERT_EQ(y.is_lexicographically_largest(), y.c1.is_lexicographically_largest());
     } else {
@@ -278,13 +288,15 @@ TEST(Fp6, MulMatchesSchoolbookReference) {
   std::mt19937_64 rng(6001);
   const auto xs = sample_fp6(rng, 40);
   for (const Fp6& a : xs) {
-    for (const Fp6& b : xs) ASSERT_EQ(a * b, ref_mul(a, b));
+    for (const Fp6& b : xs)
+      ASSERT_EQ(a * b, ref_mul(a, b));
   }
 }
 
 TEST(Fp6, SqrEqualsMulBySelf) {
   std::mt19937_64 rng(6002);
-  for (const Fp6& a : sample_fp6(rng, 300)) ASSERT_EQ(a.sqr(), ref_mul(a, a));
+  for (const Fp6& a : sample_fp6(rng, 300))
+    ASSERT_EQ(a.sqr(), ref_mul(a, a));
 }
 
 TEST(Fp6, InverseTimesElementIsOne) {
@@ -356,7 +368,8 @@ TEST(Fp12, MulMatchesSchoolbookReference) {
   std::mt19937_64 rng(12001);
   const auto xs = sample_fp12(rng, 20);
   for (const Fp12& a : xs) {
-    for (const Fp12& b : xs) ASSERT_EQ(a * b, ref_mul(a, b));
+    for (const Fp12& b : xs)
+      ASSERT_EQ(a * b, ref_mul(a, b));
   }
   Fp12 a = Fp12::random(rng);
   const Fp12 want = ref_mul(a, a);
@@ -366,7 +379,8 @@ TEST(Fp12, MulMatchesSchoolbookReference) {
 
 TEST(Fp12, SqrEqualsMulBySelf) {
   std::mt19937_64 rng(12002);
-  for (const Fp12& a : sample_fp12(rng, 200)) ASSERT_EQ(a.sqr(), ref_mul(a, a));
+  for (const Fp12& a : sample_fp12(rng, 200))
+    ASSERT_EQ(a.sqr(), ref_mul(a, a));
 }
 
 TEST(Fp12, InverseTimesElementIsOne) {
@@ -395,7 +409,8 @@ TEST(Fp12, ConjugateIsFrobeniusSix) {
   for (int i = 0; i < 2; ++i) {
     const Fp12 a = Fp12::random(rng);
     Fp12 want = a;
-    for (int k = 0; k < 6; ++k) want = pow_p(want);
+    for (int k = 0; k < 6; ++k)
+      want = pow_p(want);
     ASSERT_EQ(a.conjugate(), want);
   }
 }
@@ -405,7 +420,8 @@ TEST(Fp12, PowMatchesSquareAndMultiplyReference) {
   for (int i = 0; i < 5; ++i) {
     const Fp12 a = Fp12::random(rng);
     BigInt<4> e;
-    for (auto& w : e.w) w = rng();
+    for (auto& w : e.w)
+      w = rng();
     ASSERT_EQ(a.pow(e), ref_pow(a, e));
   }
 }
