@@ -11,6 +11,9 @@ packages=(
   clang-format                                   # formatting check in the tests
 )
 
+# node + npm run snarkjs for the external Groth16 cross-checks (skipped, visibly, without them).
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
