@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "cs/r1cs_circuit.hpp"
 #include "cs/test_cs.hpp"
 #include "groth16/prover.hpp"
@@ -44,18 +46,24 @@ ThreadPool& pool() {
 }
 
 // Runs shared/tools/snarkjs-verify.sh; returns its exit status (0 ok, 1 rejected, 2 unavailable).
+// ctest runs test cases in parallel processes: each call gets its own directory, and flock
+// serialises the calls so that the first npm install of snarkjs is not raced.
 int snarkjs_verify(const std::string& vk_json, const std::string& proof_json,
                    const std::string& public_json) {
-  const fs::path dir = fs::temp_directory_path() / "cuzk_snarkjs_check";
+  static int calls = 0;
+  const fs::path dir = fs::temp_directory_path() / ("cuzk_snarkjs_" + std::to_string(::getpid()) +
+                                                    "_" + std::to_string(calls++));
   fs::create_directories(dir);
   std::ofstream(dir / "vk.json") << vk_json;
   std::ofstream(dir / "proof.json") << proof_json;
   std::ofstream(dir / "public.json") << public_json;
-  const std::string cmd = "bash '" + (shared_dir() / "tools" / "snarkjs-verify.sh").string() +
+  const std::string cmd = "flock '" + (fs::temp_directory_path() / "cuzk_snarkjs.lock").string() +
+                          "' bash '" + (shared_dir() / "tools" / "snarkjs-verify.sh").string() +
                           "' '" + (dir / "vk.json").string() + "' '" +
                           (dir / "proof.json").string() + "' '" + (dir / "public.json").string() +
                           "' >/dev/null 2>&1";
   const int status = std::system(cmd.c_str());
+  fs::remove_all(dir);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
