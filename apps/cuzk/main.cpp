@@ -1,6 +1,7 @@
 // cuzk: the offline toolbox. No daemon needed.
 #include <CLI/CLI.hpp>
 
+#include "filecoin_cmd.hpp"
 #include "groth16_cmd.hpp"
 #include "oracle/bls_vectors.hpp"
 #include "selfcheck.hpp"
@@ -21,10 +22,16 @@ int main(int argc, char** argv) {
   cuzk::app::Groth16Options groth16;
   cuzk::app::add_groth16_commands(app, groth16);
 
+  cuzk::app::FilecoinOptions filecoin;
+  cuzk::app::add_filecoin_commands(app, filecoin);
+
   CLI11_PARSE(app, argc, argv);
   if (sc->parsed()) {
     selfcheck.bench = !no_bench;
     return cuzk::app::run_selfcheck(selfcheck);
+  }
+  if (filecoin.action != cuzk::app::FilecoinOptions::Action::kNone) {
+    return cuzk::app::run_filecoin(filecoin);
   }
   return cuzk::app::run_groth16(groth16);
 }

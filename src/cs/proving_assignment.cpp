@@ -19,7 +19,7 @@ Variable ProvingAssignment::alloc_input(NameFn, ValueFn value) {
   return Variable::input(static_cast<uint32_t>(input_assignment.size() - 1));
 }
 
-void ProvingAssignment::enforce(NameFn, LcFn a_fn, LcFn b_fn, LcFn c_fn) {
+void ProvingAssignment::enforce(NameFn name, LcFn a_fn, LcFn b_fn, LcFn c_fn) {
   // A: aux density only (inputs are all dense through the input constraints).
   scratch_.clear();
   a_fn(scratch_);
@@ -42,6 +42,8 @@ void ProvingAssignment::enforce(NameFn, LcFn a_fn, LcFn b_fn, LcFn c_fn) {
   scratch_.clear();
   c_fn(scratch_);
   c.push_back(scratch_.eval(input_assignment, aux_assignment));
+  if (!first_unsatisfied_ && a.back() * b.back() != c.back())
+    first_unsatisfied_ = Unsatisfied{c.size() - 1, name()};
 }
 
 void ProvingAssignment::add_input_constraints() {

@@ -3,6 +3,8 @@
 // assignments; and the density bitmaps of the A query over aux and the B query over inputs and aux.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "cs/constraint_system.hpp"
@@ -27,8 +29,18 @@ class ProvingAssignment final : public ConstraintSystem {
   std::vector<Fr> input_assignment, aux_assignment;
   DensityTracker a_aux_density, b_input_density, b_aux_density;
 
+  // The first constraint whose evaluations do not satisfy a * b = c, checked as each constraint is
+  // enforced (one product per constraint): a prover must refuse such a witness instead of
+  // producing a proof that cannot verify. The name callback is only called for this one.
+  struct Unsatisfied {
+    size_t index;
+    std::string name;
+  };
+  const std::optional<Unsatisfied>& first_unsatisfied() const { return first_unsatisfied_; }
+
  private:
   LinearCombination scratch_;
+  std::optional<Unsatisfied> first_unsatisfied_;
 };
 
 }  // namespace cuzk

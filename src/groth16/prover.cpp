@@ -49,6 +49,12 @@ Proof create_proof(const Parameters& params, const ProvingAssignment& pa,
   ProverTiming local;
   ProverTiming& t = timing != nullptr ? *timing : local;
 
+  if (const auto& bad = pa.first_unsatisfied()) {
+    throw SynthesisError(SynthesisError::Kind::kUnsatisfiable,
+                         "groth16 prove: the witness does not satisfy constraint " +
+                             std::to_string(bad->index) + " ('" + bad->name +
+                             "'); refusing to produce an invalid proof");
+  }
   const size_t num_inputs = pa.input_assignment.size();
   const size_t num_aux = pa.aux_assignment.size();
   if (pa.a.size() != pa.b.size() || pa.a.size() != pa.c.size() || pa.a.size() < num_inputs) {

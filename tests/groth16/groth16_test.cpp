@@ -178,6 +178,37 @@ TEST(Groth16, UnsatisfiedWitnessDoesNotVerify) {
   EXPECT_FALSE(verify_proof(prepare_verifying_key(params.vk), proof, circuit.public_inputs()));
 }
 
+// x * x = y with a witness that breaks it: the prover refuses, naming the constraint.
+class SquareCircuit final : public Circuit {
+ public:
+  SquareCircuit(uint64_t x, uint64_t y) : x_(x), y_(y) {}
+  void synthesize(ConstraintSystem& cs) const override {
+    const Variable x = cs.alloc([] { return std::string("x"); }, [&] { return Fr::from_u64(x_); });
+    const Variable y =
+        cs.alloc_input([] { return std::string("y"); }, [&] { return Fr::from_u64(y_); });
+    cs.enforce([] { return std::string("x squared"); }, [&](LinearCombination& lc) { lc += x; },
+               [&](LinearCombination& lc) { lc += x; }, [&](LinearCombination& lc) { lc += y; });
+  }
+
+ private:
+  uint64_t x_, y_;
+};
+
+TEST(Groth16, ProverRefusesAWitnessThatBreaksAConstraint) {
+  const Parameters params = generate_parameters_insecure(
+      SquareCircuit(3, 9), ToxicWaste::insecure_from_seed("square"), pool());
+  EXPECT_TRUE(verify_proof(prepare_verifying_key(params.vk),
+                           prove(params, SquareCircuit(3, 9), fixed_randomness(1), pool()),
+                           std::vector<Fr>{Fr::from_u64(9)}));
+  try {
+    prove(params, SquareCircuit(3, 10), fixed_randomness(1), pool());
+    FAIL() << "an unsatisfied witness was proved";
+  } catch (const SynthesisError& e) {
+    EXPECT_EQ(e.kind(), SynthesisError::Kind::kUnsatisfiable);
+    EXPECT_NE(std::string(e.what()).find("x squared"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Groth16, ParametersOfAnotherShapeAreRefused) {
   const RandomCircuit small(30, 1, 1), other(70, 1, 1);
   const Parameters params =
