@@ -52,7 +52,7 @@ TEST_P(Groth16RoundTrip, ProofOfRandomCircuitVerifiesAndWrongInputsFail) {
   inputs[1] += Fr::one();
   EXPECT_FALSE(verify_proof(pvk, proof, inputs));
 }
-INSTANTIATE_TEST_SUITE_P(Sizes, Groth16RoundTrip, ::testing::Values(4, 6, 8, 10, 12));
+INSTANTIATE_TEST_SUITE_P(Sizes, Groth16RoundTrip, ::testing::Values(4, 6, 8, 10, 12, 16));
 
 // Knowing the toxic waste, the proof is determined by scalars: A = (alpha + sum w_i u_i + r delta)
 // G1, B likewise in G2, C from the QAP identity at tau. The u_i, v_i, w_i come from the recorded

@@ -12,6 +12,7 @@
 
 #include "cs/r1cs_circuit.hpp"
 #include "cs/test_cs.hpp"
+#include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/snarkjs_format.hpp"
@@ -101,6 +102,32 @@ TEST(SnarkjsFixture, OurVerifierAcceptsTheSnarkjsProofAndRejectsTampering) {
   Proof bad = proof;
   bad.c = -bad.c;
   EXPECT_FALSE(verify_proof(pvk, bad, inputs));
+}
+
+// Every single-bit change of the 192-byte proof encoding is refused: by the decoder (flags,
+// canonical coordinates, curve, subgroup) or by the pairing check.
+TEST(SnarkjsFixture, EveryBitFlipOfTheProofBytesIsRejected) {
+  const VerifyingKey vk = parse_verifying_key_json(slurp(fixture("verification_key.json")), "vk");
+  const PreparedVerifyingKey pvk = prepare_verifying_key(vk);
+  const std::vector<Fr> inputs = parse_public_json(slurp(fixture("public.json")), "public.json");
+  const auto bytes = encode_proof(parse_proof_json(slurp(fixture("proof.json")), "proof.json"));
+  ASSERT_TRUE(verify_proof(pvk, *decode_proof(bytes), inputs));
+  size_t decode_rejects = 0, pairing_rejects = 0;
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    for (int bit = 0; bit < 8; ++bit) {
+      auto bad = bytes;
+      bad[i] ^= static_cast<uint8_t>(1u << bit);
+      const auto proof = decode_proof(bad);
+      if (!proof) {
+        ++decode_rejects;
+        continue;
+      }
+      EXPECT_FALSE(verify_proof(pvk, *proof, inputs)) << "byte " << i << " bit " << bit;
+      ++pairing_rejects;
+    }
+  }
+  EXPECT_GT(decode_rejects, 0u);
+  EXPECT_GT(pairing_rejects, 0u);
 }
 
 TEST(SnarkjsFixture, ZkeyHoldsTheVerifyingKeyOfTheJson) {
