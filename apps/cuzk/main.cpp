@@ -4,6 +4,7 @@
 #include "filecoin_cmd.hpp"
 #include "groth16_cmd.hpp"
 #include "oracle/bls_vectors.hpp"
+#include "porep_cmd.hpp"
 #include "selfcheck.hpp"
 
 int main(int argc, char** argv) {
@@ -25,6 +26,9 @@ int main(int argc, char** argv) {
   cuzk::app::FilecoinOptions filecoin;
   cuzk::app::add_filecoin_commands(app, filecoin);
 
+  cuzk::app::PorepOptions porep;
+  cuzk::app::add_porep_commands(app, porep);
+
   CLI11_PARSE(app, argc, argv);
   if (sc->parsed()) {
     selfcheck.bench = !no_bench;
@@ -32,6 +36,9 @@ int main(int argc, char** argv) {
   }
   if (filecoin.action != cuzk::app::FilecoinOptions::Action::kNone) {
     return cuzk::app::run_filecoin(filecoin);
+  }
+  if (porep.action != cuzk::app::PorepOptions::Action::kNone) {
+    return cuzk::app::run_porep(porep);
   }
   return cuzk::app::run_groth16(groth16);
 }

@@ -33,14 +33,26 @@ struct ProverTiming {
 };
 
 // From a finished assignment: synthesis done and add_input_constraints() called. Throws
-// std::invalid_argument when the parameters do not fit the assignment.
+// std::invalid_argument when the parameters do not fit the assignment, and SynthesisError
+// (kUnsatisfiable, naming the constraint) when the witness breaks a constraint.
 Proof create_proof(const Parameters& params, const ProvingAssignment& assignment,
-                   const ProofRandomness& rand, ThreadPool& pool, ProverTiming* timing = nullptr);
+                   const ProofRandomness& rand, ProverBackend& backend,
+                   ProverTiming* timing = nullptr);
 
+// Synthesizes `circuit` into a ProvingAssignment, then create_proof.
 Proof prove(const Parameters& params, const Circuit& circuit, const ProofRandomness& rand,
-            ThreadPool& pool, ProverTiming* timing = nullptr);
+            ProverBackend& backend, ProverTiming* timing = nullptr);
 
 // Several circuits of the same shape under one key; randomness and timings per circuit.
+std::vector<Proof> prove_batch(const Parameters& params, std::span<const Circuit* const> circuits,
+                               std::span<const ProofRandomness> rand, ProverBackend& backend,
+                               std::vector<ProverTiming>* timings = nullptr);
+
+// The same on the CPU backend over `pool`.
+Proof create_proof(const Parameters& params, const ProvingAssignment& assignment,
+                   const ProofRandomness& rand, ThreadPool& pool, ProverTiming* timing = nullptr);
+Proof prove(const Parameters& params, const Circuit& circuit, const ProofRandomness& rand,
+            ThreadPool& pool, ProverTiming* timing = nullptr);
 std::vector<Proof> prove_batch(const Parameters& params, std::span<const Circuit* const> circuits,
                                std::span<const ProofRandomness> rand, ThreadPool& pool,
                                std::vector<ProverTiming>* timings = nullptr);

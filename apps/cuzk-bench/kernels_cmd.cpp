@@ -1,0 +1,358 @@
+// `cuzk-bench kernels`: the checks (kernel_checks.cpp), then issue #4's timing table.
+//
+// Every row is the median of --reps runs after one warm-up, timed with CUDA events on the
+// stream the work runs on. "resident": inputs already in device memory (as sppark's resident
+// columns in ../shared/reference/gpu-anchors.md); MSM rows include the host's final Horner
+// combination of the window sums and the synchronisations between steps. Bases are 2^16 distinct
+// random points tiled over the whole array (the gathers still span the whole array); scalars are
+// pseudo-random full-width field elements made on the device. Each MSM result is checked on the
+// CPU by folding the scalars of equal points (a 2^16-point CPU MSM).
+#include "kernels_cmd.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu/bench_data.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/device_info.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "gpu/msm.hpp"
+#include "gpu/ntt.hpp"
+#include "gpu/quotient.hpp"
+#include "groth16/proof_io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/snarkjs_prover.hpp"
+#include "groth16/verifier.hpp"
+#include "msm/msm.hpp"
+#include "msm_test_util.hpp"
+#include "poly/fft.hpp"
+#include "random_circuit.hpp"
+#include "util/mapped_file.hpp"
+#include "zkey_gpu.hpp"
+
+namespace cuzk::bench {
+
+namespace {
+
+constexpr size_t kDistinctLog = 16;  // distinct bases, tiled
+
+struct Row {
+  std::string what, size;
+  double ms = 0;
+  double sppark_ms = -1;  // gpu-anchors.md, same H200; < 0: no anchor
+  std::string note;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Median milliseconds of f over reps runs after one warm-up, CUDA events on s.
+double time_ms(const std::function<void()>& f, unsigned reps, cudaStream_t s) {
+  f();
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+  std::vector<double> t;
+  for (unsigned r = 0; r < reps; ++r) {
+    gpu::Event e0, e1;
+    e0.record(s);
+    f();
+    e1.record(s);
+    e1.sync();
+    t.push_back(e1.ms_since(e0));
+  }
+  return median(t);
+}
+
+double wall_ms(const std::function<void()>& f, unsigned reps) {
+  std::vector<double> t;
+  for (unsigned r = 0; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    t.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return median(t);
+}
+
+std::string phases(const gpu::MsmStats& st) {
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), "sort %.1f + accumulate %.1f + reduce %.1f ms", st.sort_ms,
+                st.accumulate_ms, st.reduce_ms);
+  return buf;
+}
+
+std::string pow2(unsigned log) {
+  return "2^" + std::to_string(log);
+}
+
+// The host twin of gpu::fill_random_fr (same splitmix64 stream).
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+Fr host_random_fr(size_t i, uint64_t seed) {
+  const uint64_t base = splitmix64(seed ^ (i * 4));
+  BigInt<4> v;
+  for (int k = 0; k < 4; ++k)
+    v.w[k] = splitmix64(base + k);
+  v.w[3] >>= 2;
+  return Fr::from_mont(v);
+}
+
+// sum_i s_i P_(i mod D) = sum_j (sum_{i = j mod D} s_i) P_j: the CPU check of a tiled MSM.
+template <class Curve>
+Affine<Curve> folded_cpu_msm(const std::vector<Affine<Curve>>& distinct, size_t n, uint64_t seed,
+                             ThreadPool& pool) {
+  const size_t d = distinct.size();
+  std::vector<Fr> folded(d);
+  pool.parallel_for(d, [&](size_t lo, size_t hi) {
+    for (size_t j = lo; j < hi; ++j)
+      for (size_t i = j; i < n; i += d)
+        folded[j] += host_random_fr(i, seed);
+  });
+  const size_t used = std::min(n, d);
+  return msm_pippenger<Curve>(std::span(distinct).first(used), std::span(folded).first(used), pool)
+      .to_affine();
+}
+
+void ntt_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool) {
+  const struct {
+    unsigned log;
+    double fwd, inv, cfwd, cinv;
+  } anchors[] = {
+      {20, 0.28, 0.30, 0.32, 0.34}, {24, 4.74, 5.00, 5.34, 5.59}, {27, 44.4, 47.0, 49.2, 51.7}};
+  gpu::Stream s;
+  gpu::NttEngine ntt(s.get());
+  for (const auto& a : anchors) {
+    if (a.log > o.max_log) continue;
+    const EvaluationDomain d(a.log);
+    gpu::DeviceBuffer<Fr> dv(d.size());
+    gpu::fill_random_fr(dv.get(), d.size(), 7 + a.log, s.get());
+    std::string note = "resident, in place";
+    if (a.log == 20) {  // one larger check against poly/fft
+      std::vector<Fr> want(d.size()), got(d.size());
+      dv.download(want, s.get());
+      s.sync();
+      ntt.fft(dv.get(), d);
+      dv.download(got, s.get());
+      s.sync();
+      fft(want, d, pool);
+      note += got == want ? "; == poly/fft" : "; MISMATCH vs poly/fft";
+    }
+    rows.push_back({"NTT forward", pow2(a.log),
+                    time_ms([&] { ntt.fft(dv.get(), d); }, o.reps, s.get()), a.fwd, note});
+    rows.push_back({"NTT inverse", pow2(a.log),
+                    time_ms([&] { ntt.ifft(dv.get(), d); }, o.reps, s.get()), a.inv, note});
+    rows.push_back({"NTT coset forward", pow2(a.log),
+                    time_ms([&] { ntt.coset_fft(dv.get(), d); }, o.reps, s.get()), a.cfwd, note});
+    rows.push_back({"NTT coset inverse", pow2(a.log),
+                    time_ms([&] { ntt.icoset_fft(dv.get(), d); }, o.reps, s.get()), a.cinv, note});
+    std::fflush(stdout);
+  }
+  for (unsigned log : {24u, 27u}) {
+    if (log > o.max_log) continue;
+    const EvaluationDomain d(log);
+    gpu::DeviceBuffer<Fr> da(d.size()), db(d.size()), dc(d.size());
+    gpu::fill_random_fr(da.get(), d.size(), 1, s.get());
+    gpu::fill_random_fr(db.get(), d.size(), 2, s.get());
+    gpu::fill_random_fr(dc.get(), d.size(), 3, s.get());
+    const double ms = time_ms([&] { gpu::quotient_in_place(da.get(), db.get(), dc.get(), d, ntt); },
+                              o.reps, s.get());
+    rows.push_back({"H chain (3 iNTT, 3 coset NTT, a*b-c, coset iNTT)", pow2(log), ms, -1,
+                    "resident; 7 transforms"});
+  }
+}
+
+template <class Curve>
+void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
+              const std::vector<std::pair<unsigned, double>>& sizes, const char* name) {
+  unsigned top = 0;
+  for (const auto& [log, anchor] : sizes)
+    if (log <= o.max_log) top = std::max(top, log);
+  if (top == 0) return;
+  std::mt19937_64 rng(99);
+  const std::vector<Affine<Curve>> distinct =
+      msm_test::random_bases<Curve>(size_t{1} << std::min<size_t>(kDistinctLog, top), rng);
+  gpu::Stream s;
+  const size_t max_n = size_t{1} << top;
+  gpu::DeviceBuffer<Affine<Curve>> d_bases(max_n);
+  d_bases.upload(distinct, s.get());
+  gpu::tile_device(d_bases.get(), sizeof(Affine<Curve>), distinct.size(), max_n, s.get());
+  gpu::DeviceBuffer<Fr> d_scalars(max_n);
+  const uint64_t seed = 4242;
+  gpu::fill_random_fr(d_scalars.get(), max_n, seed, s.get());
+  gpu::MsmWorkspace ws;
+  for (const auto& [log, anchor] : sizes) {
+    if (log > o.max_log) continue;
+    const size_t n = size_t{1} << log;
+    Jacobian<Curve> result;
+    gpu::MsmStats st;
+    const double ms = time_ms(
+        [&] {
+          result = gpu::msm_pippenger<Curve>(d_bases.get(), d_scalars.get(), nullptr, n, ws,
+                                             s.get(), 0, &st);
+        },
+        log >= 26 ? std::min(o.reps, 3u) : o.reps, s.get());
+    const bool ok = result.to_affine() == folded_cpu_msm<Curve>(distinct, n, seed, pool);
+    rows.push_back({std::string("MSM ") + name + " (full scalars)", pow2(log), ms, anchor,
+                    "resident; c=" + std::to_string(st.window_bits) + "; " + phases(st) +
+                        (ok ? "; == CPU (folded)" : "; MISMATCH vs CPU")});
+    std::fflush(stdout);
+  }
+  // Window sweep: the planner's choice against its neighbours (tuning data).
+  for (unsigned log : o.sweep_logs) {
+    if (log > top) continue;
+    for (unsigned c = std::max(2u, gpu::msm_window_bits(size_t{1} << log) - 3);
+         c <= std::min(21u, gpu::msm_window_bits(size_t{1} << log) + 2); ++c) {
+      gpu::MsmStats st;
+      const double ms = time_ms(
+          [&] {
+            gpu::msm_pippenger<Curve>(d_bases.get(), d_scalars.get(), nullptr, size_t{1} << log, ws,
+                                      s.get(), c, &st);
+          },
+          2, s.get());
+      rows.push_back({std::string("window sweep MSM ") + name, pow2(log), ms, -1,
+                      "c=" + std::to_string(c) + "; " + phases(st)});
+    }
+  }
+  if (std::is_same_v<Curve, G1Curve> && top >= 26 && o.max_log >= 26) {
+    const size_t n = size_t{1} << 26;
+    gpu::DeviceBuffer<uint32_t> d_bits(n / 32);
+    gpu::fill_random_bits(d_bits.get(), n, 50, 77, s.get());
+    const double ms =
+        time_ms([&] { gpu::batch_add<Curve>(d_bases.get(), d_bits.get(), n, ws, s.get()); }, o.reps,
+                s.get());
+    rows.push_back({"batch addition G1 (0/1 scalars)", "2^26", ms, -1, "resident bitmap, 50% set"});
+  }
+  if (std::is_same_v<Curve, G1Curve> && o.max_log >= 22) {
+    // A Filecoin-like witness: half zeros, 40% ones, 10% full-width values.
+    const size_t n = size_t{1} << 22;
+    std::vector<Fr> mix(n);
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned k = rng() % 10;
+      mix[i] = k < 5 ? Fr::zero() : k < 9 ? Fr::one() : host_random_fr(i, 5);
+    }
+    gpu::DeviceBuffer<Fr> d_mix(n);
+    d_mix.upload(mix, s.get());
+    gpu::MsmStats st;
+    Jacobian<Curve> split, plain;
+    const double ms_split = time_ms(
+        [&] {
+          split = gpu::msm_split<Curve>(d_bases.get(), d_mix.get(), n, nullptr, ws, s.get(), &st);
+        },
+        o.reps, s.get());
+    const double ms_plain = time_ms(
+        [&] {
+          plain = gpu::msm_pippenger<Curve>(d_bases.get(), d_mix.get(), nullptr, n, ws, s.get());
+        },
+        o.reps, s.get());
+    const bool same = split.to_affine() == plain.to_affine();
+    rows.push_back({"split MSM G1 (50% 0, 40% 1, 10% full)", "2^22", ms_split, -1,
+                    "0/1 batch add + Pippenger tail" + std::string(same ? "" : "; MISMATCH")});
+    rows.push_back({"same scalars, all through Pippenger", "2^22", ms_plain, -1, "resident"});
+  }
+}
+
+void prove_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool) {
+  if (o.prove_log == 0) return;
+  const testing::RandomCircuit circuit(size_t{1} << o.prove_log, 3, 1);
+  const auto t0 = std::chrono::steady_clock::now();
+  const groth16::Parameters params = groth16::generate_parameters_insecure(
+      circuit, groth16::ToxicWaste::insecure_from_seed("cuzk-bench"), pool);
+  std::printf("setup of the 2^%u RandomCircuit: %.1f s\n", o.prove_log,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  const groth16::ProofRandomness rand{Fr::from_u64(11), Fr::from_u64(12)};
+  groth16::CpuBackend cpu(pool);
+  gpu::GpuBackend gpu;
+  groth16::Proof pc, pg;
+  groth16::ProverTiming tg;
+  pg = groth16::prove(params, circuit, rand, gpu, nullptr);  // warm-up: uploads the key
+  const unsigned reps = std::min(o.reps, 3u);
+  const double ms_gpu =
+      wall_ms([&] { pg = groth16::prove(params, circuit, rand, gpu, &tg); }, reps);
+  const double ms_cpu =
+      wall_ms([&] { pc = groth16::prove(params, circuit, rand, cpu, nullptr); }, 1);
+  const bool same = groth16::encode_proof(pg) == groth16::encode_proof(pc);
+  const bool verifies =
+      groth16::verify_proof(groth16::prepare_verifying_key(params.vk), pg, circuit.public_inputs());
+  const std::string note = std::string(same ? "bytes == CPU" : "BYTES DIFFER") +
+                           (verifies ? ", verifies" : ", DOES NOT VERIFY");
+  rows.push_back({"prove RandomCircuit, GPU backend", pow2(o.prove_log), ms_gpu, -1,
+                  note + "; wall clock, synthesis included, key resident"});
+  rows.push_back({"prove RandomCircuit, CPU backend (" + std::to_string(pool.size()) + " threads)",
+                  pow2(o.prove_log), ms_cpu, -1, "wall clock, one run"});
+  std::printf(
+      "GPU prove phases (s): synthesis %.3f quotient %.3f H %.3f L %.3f A %.3f B1 %.3f "
+      "B2 %.3f assemble %.3f\n",
+      tg.synthesis_s, tg.quotient_s, tg.msm_h_s, tg.msm_l_s, tg.msm_a_s, tg.msm_b_g1_s,
+      tg.msm_b_g2_s, tg.assemble_s);
+}
+
+void zkey_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool) {
+  if (o.zkey.empty() || o.wtns.empty()) return;
+  const MappedFile zf(o.zkey), wf(o.wtns);
+  const groth16::Zkey zkey = groth16::parse_zkey(zf.bytes(), o.zkey, SubgroupCheck::kSkipTrusted);
+  const std::vector<Fr> w = groth16::parse_wtns(wf.bytes(), o.wtns);
+  const groth16::ProofRandomness rand{Fr::from_u64(21), Fr::from_u64(22)};
+  gpu::GpuBackend gpu;
+  groth16::Proof pg, pc;
+  pg = prove_zkey_gpu(zkey, w, rand, gpu);  // warm-up
+  const double ms_gpu = wall_ms([&] { pg = prove_zkey_gpu(zkey, w, rand, gpu); }, o.reps);
+  const double ms_cpu = wall_ms([&] { pc = groth16::prove_zkey(zkey, w, rand, pool); }, 3);
+  const std::vector<Fr> inputs(w.begin() + 1, w.begin() + 1 + zkey.n_public);
+  const bool same = groth16::encode_proof(pg) == groth16::encode_proof(pc);
+  const bool ok =
+      groth16::verify_proof(groth16::prepare_verifying_key(zkey.verifying_key()), pg, inputs);
+  const std::string size = std::to_string(zkey.domain_size) + " (domain)";
+  rows.push_back({"prove circom bench zkey, GPU", size, ms_gpu, -1,
+                  std::string(same ? "bytes == CPU" : "BYTES DIFFER") +
+                      (ok ? ", verifies" : ", DOES NOT VERIFY") + "; wall clock, key resident"});
+  rows.push_back({"prove circom bench zkey, CPU (" + std::to_string(pool.size()) + " threads)",
+                  size, ms_cpu, -1, "wall clock, median of 3"});
+}
+
+}  // namespace
+
+int run_kernels(const KernelsOptions& o) {
+  const std::vector<gpu::DeviceInfo> devices = gpu::list_devices();
+  if (devices.empty()) {
+    std::fprintf(stderr, "cuzk-bench kernels: no CUDA device\n");
+    return 3;
+  }
+  for (const gpu::DeviceInfo& d : devices)
+    std::printf("device %d: %s\n", d.ordinal, gpu::describe(d).c_str());
+  int failed = 0;
+  if (!o.skip_checks) failed = run_kernel_checks(o.threads);
+  ThreadPool pool(o.threads);
+  std::vector<Row> rows;
+  ntt_rows(o, rows, pool);
+  msm_rows<G1Curve>(o, rows, pool, {{20, 20.3}, {22, 52.8}, {24, 154.1}, {26, 556.0}}, "G1");
+  msm_rows<G2Curve>(o, rows, pool, {{20, 46.2}, {24, 445.8}}, "G2");
+  prove_rows(o, rows, pool);
+  zkey_rows(o, rows, pool);
+
+  std::printf(
+      "\n| kernel | size | ms (median) | sppark ms | ratio | notes |\n|---|---|---|---|---|---|\n");
+  for (const Row& r : rows) {
+    char anchor[32] = "-", ratio[32] = "-";
+    if (r.sppark_ms > 0) {
+      std::snprintf(anchor, sizeof(anchor), "%.2f", r.sppark_ms);
+      std::snprintf(ratio, sizeof(ratio), "%.2fx", r.ms / r.sppark_ms);
+    }
+    std::printf("| %s | %s | %.2f | %s | %s | %s |\n", r.what.c_str(), r.size.c_str(), r.ms, anchor,
+                ratio, r.note.c_str());
+  }
+  std::printf("\nchecks failed: %d\n", failed);
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace cuzk::bench

@@ -1,0 +1,330 @@
+#include "porep_cmd.hpp"
+
+#include <sys/resource.h>
+
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <stdexcept>
+
+#include "filecoin/c1_wrapper.hpp"
+#include "filecoin/domain.hpp"
+#include "porep/circuit_metrics.hpp"
+#include "porep/parameter_cache.hpp"
+#include "porep/public_inputs.hpp"
+#include "porep/seal_commit_phase2.hpp"
+
+namespace cuzk::app {
+namespace {
+
+using namespace cuzk::porep;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double peak_rss_gib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB
+}
+
+// An input error (exit code 2) as opposed to a failed verification (exit code 1).
+struct BadInput : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+std::filesystem::path params_dir(const PorepOptions& o) {
+  return o.params_dir.empty() ? default_parameter_dir() : std::filesystem::path(o.params_dir);
+}
+
+// --proof-type (name or id) or --sector-size (its V1_1 proof).
+PublicParams resolve_params(const PorepOptions& o) {
+  try {
+    if (!o.proof_type.empty()) {
+      const filecoin::RegisteredSealProof p =
+          o.proof_type.find_first_not_of("0123456789") == std::string::npos
+              ? filecoin::seal_proof_from_id(std::stoull(o.proof_type))
+              : filecoin::seal_proof_from_name(o.proof_type);
+      const PublicParams pp = PublicParams::for_proof(p);
+      if (!o.sector_size.empty() && parse_sector_size(o.sector_size) != pp.sector_size()) {
+        throw BadInput("--proof-type " + o.proof_type + " is not a " + o.sector_size + " proof");
+      }
+      return pp;
+    }
+    if (!o.sector_size.empty())
+      return PublicParams::for_sector_size(parse_sector_size(o.sector_size));
+  } catch (const BadInput&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
+  }
+  throw BadInput("give --sector-size (or --proof-type)");
+}
+
+filecoin::Domain hex32(const std::string& text, const char* option) {
+  try {
+    return filecoin::domain_from_hex(text);
+  } catch (const std::exception& e) {
+    throw BadInput(std::string(option) + ": " + e.what() + " (expected 64 hex digits)");
+  }
+}
+
+filecoin::C1Document read_c1(const std::string& path) {
+  try {
+    return filecoin::read_c1_file(path);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(path + ": " + e.what());
+  }
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw BadInput(path + ": cannot open");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void print_partition(const PartitionTiming& t, unsigned partitions) {
+  const groth16::ProverTiming& p = t.prover;
+  std::printf(
+      "partition %u/%u: circuit %.3f | inputs %.3f | synthesis %.3f | quotient %.3f (ifft %.3f, "
+      "coset fft %.3f, pointwise %.3f, icoset %.3f) | msm h %.3f l %.3f a %.3f b_g1 %.3f b_g2 "
+      "%.3f | assemble %.3f | verify %.3f | total %.3f s\n",
+      t.partition, partitions, t.circuit_s, t.inputs_s, p.synthesis_s, p.quotient_s,
+      p.quotient.ifft_s, p.quotient.coset_fft_s, p.quotient.pointwise_s, p.quotient.icoset_s,
+      p.msm_h_s, p.msm_l_s, p.msm_a_s, p.msm_b_g1_s, p.msm_b_g2_s, p.assemble_s, t.verify_s,
+      t.total_s);
+  std::fflush(stdout);
+}
+
+int run_params(const PorepOptions& o) {
+  const PublicParams pp = resolve_params(o);
+  if (pp.layers > 2 && !o.force) {
+    throw BadInput(sector_size_name(pp.sector_size()) +
+                   " test parameters need the whole 1.3e8-constraint system in memory (hundreds "
+                   "of GiB); pass --force to try anyway");
+  }
+  ThreadPool pool(o.threads);
+  std::fprintf(stderr,
+               "warning: test parameters from a known seed; INSECURE, never use them in "
+               "production\n");
+  const std::filesystem::path dir = o.out.empty() ? params_dir(o) : std::filesystem::path(o.out);
+  SetupTiming st;
+  const groth16::Parameters params = generate_test_parameters(pp, o.setup_seed, pool, &st);
+  const auto t0 = Clock::now();
+  const ParameterFiles files = write_parameter_files(dir, pp, params);
+  const double t_write = seconds_since(t0);
+  std::printf("%s PoRep partition: %zu constraints with input rows, %zu inputs, %zu aux\n",
+              sector_size_name(pp.sector_size()).c_str(), st.constraints, st.inputs, st.aux);
+  std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
+              st.synthesis_s, st.setup_s, t_write, peak_rss_gib());
+  for (const auto& f : {files.params, files.vk, files.meta}) {
+    std::printf("%s  %s (%llu bytes)\n", parameter_file_digest(f).c_str(), f.string().c_str(),
+                static_cast<unsigned long long>(std::filesystem::file_size(f)));
+  }
+  return 0;
+}
+
+int run_c2(const PorepOptions& o) {
+  const auto t_start = Clock::now();
+  const filecoin::C1Document doc = read_c1(o.c1_path);
+  const PublicParams pp = PublicParams::for_proof(doc.c1.registered_proof);
+  ThreadPool pool(o.threads);
+
+  // The C1 is checked before the (large) parameters are read.
+  auto t0 = Clock::now();
+  try {
+    check_c1(doc.c1, pp, &pool);
+  } catch (const C1RejectedError& e) {
+    std::fprintf(stderr, "error: %s\nno proof written\n", e.what());
+    return 1;
+  }
+  std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
+
+  t0 = Clock::now();
+  const groth16::Parameters params = read_parameter_file(params_dir(o), pp, pool);
+  const double t_params = seconds_since(t0);
+  std::printf("%s: %u partition(s) x %u challenges; parameters read in %.2f s\n",
+              std::string(filecoin::seal_proof_info(doc.c1.registered_proof).name).c_str(),
+              pp.partitions, pp.challenges_per_partition, t_params);
+
+  C2Options opt;
+  opt.pool = &pool;
+  opt.backend = o.backend;
+  opt.on_partition = [&](const PartitionTiming& t) { print_partition(t, pp.partitions); };
+  opt.c1_checked = true;
+  const C2Result r = seal_commit_phase2(doc.c1, pp, params, opt);
+  // Written only once every partition proof verified; through a temporary so a failed write
+  // leaves no partial file under the requested name.
+  const std::filesystem::path out(o.out), tmp(o.out + ".tmp");
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f || !f.write(reinterpret_cast<const char*>(r.proof.data()),
+                       static_cast<std::streamsize>(r.proof.size()))) {
+      throw std::runtime_error(tmp.string() + ": cannot write");
+    }
+  }
+  std::filesystem::rename(tmp, out);
+  std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", r.backend.c_str(),
+              seconds_since(t_start), peak_rss_gib());
+  if (pp.feature == filecoin::ApiFeature::kNonInteractivePoRep) {
+    std::printf(
+        "note: NI-PoRep partition proofs concatenated; the SnarkPack aggregate is not made\n");
+  }
+  std::printf("proof (%zu bytes, %u partition(s), each verified) written to %s\n", r.proof.size(),
+              pp.partitions, o.out.c_str());
+  return 0;
+}
+
+int run_verify(const PorepOptions& o) {
+  PublicParams pp;
+  PorepPublicInputs in;
+  if (!o.c1_path.empty()) {
+    const filecoin::C1Document doc = read_c1(o.c1_path);
+    pp = PublicParams::for_proof(doc.c1.registered_proof);
+    in = PorepPublicInputs::from_c1(doc.c1);
+  } else {
+    if (o.comm_r.empty() || o.comm_d.empty() || o.replica_id.empty() || o.seed.empty()) {
+      throw BadInput("verify needs --c1, or --comm-r, --comm-d, --replica-id and --seed");
+    }
+    pp = resolve_params(o);
+    in.comm_r = hex32(o.comm_r, "--comm-r");
+    in.comm_d = hex32(o.comm_d, "--comm-d");
+    in.replica_id = hex32(o.replica_id, "--replica-id");
+    in.seed = hex32(o.seed, "--seed");
+  }
+  const groth16::VerifyingKey vk = read_verifying_key_file(params_dir(o), pp);
+  const std::vector<uint8_t> bytes = read_bytes(o.proof_path);
+  const auto t0 = Clock::now();
+  std::vector<bool> per;
+  bool ok = false;
+  try {
+    ok = verify_seal_proof(pp, vk, in, bytes, &per);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(o.proof_path + ": " + e.what());
+  }
+  for (size_t k = 0; k < per.size(); ++k)
+    std::printf("partition %zu: %s\n", k, per[k] ? "valid" : "INVALID");
+  std::printf("%s (%.3f s)\n",
+              ok ? "OK: PoRep proof verifies" : "INVALID: PoRep proof does not verify",
+              seconds_since(t0));
+  return ok ? 0 : 1;
+}
+
+int run_info(const PorepOptions& o) {
+  PublicParams pp;
+  std::optional<StackedCircuit> circuit;
+  if (!o.c1_path.empty()) {
+    const filecoin::C1Document doc = read_c1(o.c1_path);
+    pp = PublicParams::for_proof(doc.c1.registered_proof);
+    try {
+      circuit = StackedCircuit::from_c1(doc.c1, pp, o.partition);
+    } catch (const std::exception& e) {
+      throw BadInput(o.c1_path + ": " + e.what());
+    }
+  } else {
+    pp = resolve_params(o);
+    circuit = StackedCircuit::blank(pp);
+  }
+  std::printf(
+      "%s PoRep partition: %u layers, tree %s, %u challenges per partition, %u "
+      "partition(s)%s\n",
+      sector_size_name(pp.sector_size()).c_str(), pp.layers, pp.tree.to_string().c_str(),
+      pp.challenges_per_partition, pp.partitions, o.c1_path.empty() ? " (blank circuit)" : "");
+  std::fflush(stdout);
+  const CircuitMetrics m = measure_circuit(*circuit, !o.no_density);
+  std::printf("inputs            %zu (including ONE)\n", m.inputs);
+  std::printf("aux               %zu\n", m.aux);
+  std::printf("constraints       %zu (circuit) + %zu (input * 0 = 0) = %zu rows\n", m.constraints,
+              m.inputs, m.prover_rows());
+  std::printf("domain            2^%d\n", std::countr_zero(m.domain_size()));
+  if (m.has_density) {
+    std::printf("density A aux     %zu\n", m.a_aux_density);
+    std::printf("density B input   %zu\n", m.b_input_density);
+    std::printf("density B aux     %zu\n", m.b_aux_density);
+  }
+  std::printf("parameters        %s\n", parameter_files(params_dir(o), pp).params.string().c_str());
+  std::printf("time %.2f s | peak memory %.3f GiB\n", m.seconds, peak_rss_gib());
+  return 0;
+}
+
+}  // namespace
+
+void add_porep_commands(CLI::App& app, PorepOptions& o) {
+  CLI::App* g =
+      app.add_subcommand("porep", "PoRep C2: test parameters, prove, verify, circuit info");
+  g->require_subcommand(1);
+  const char* params_help =
+      "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+      "/var/tmp/filecoin-proof-parameters)";
+
+  CLI::App* params = g->add_subcommand(
+      "params", "INSECURE test parameters (.params/.vk/.meta under Filecoin's names)");
+  params->add_option("--sector-size", o.sector_size, "2KiB, 8MiB or 512MiB")->required();
+  params->add_option("--out", o.out, params_help);
+  params->add_option("--seed", o.setup_seed, "seed of the toxic waste");
+  params->add_flag("--force", o.force, "allow 32/64 GiB (needs hundreds of GiB of memory)");
+  params->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  params->callback([&] { o.action = PorepOptions::Action::kParams; });
+
+  CLI::App* c2 = g->add_subcommand("c2", "Prove every partition of a C1 output (commit phase 2)");
+  c2->add_option("--c1", o.c1_path, "c1.json (cuzk wrapper or bare SealCommitPhase1Output)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  c2->add_option("--params", o.params_dir, params_help);
+  c2->add_option("--out", o.out, "output: the partition proofs concatenated")->required();
+  c2->add_option("--backend", o.backend, "cpu, gpu[:N] or auto");
+  c2->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  c2->callback([&] { o.action = PorepOptions::Action::kC2; });
+
+  CLI::App* verify = g->add_subcommand("verify", "Verify PoRep proof bytes (exit 0 only if valid)");
+  verify->add_option("--c1", o.c1_path, "take comm_r, comm_d, replica_id, seed from this C1")
+      ->check(CLI::ExistingFile);
+  verify->add_option("--sector-size", o.sector_size, "without --c1: the sector size (V1_1)");
+  verify->add_option("--proof-type", o.proof_type, "without --c1: registered proof name or id");
+  verify->add_option("--comm-r", o.comm_r, "64 hex digits (stored bytes)");
+  verify->add_option("--comm-d", o.comm_d, "64 hex digits (stored bytes)");
+  verify->add_option("--replica-id", o.replica_id, "64 hex digits (stored bytes)");
+  verify->add_option("--seed", o.seed, "interactive randomness, 64 hex digits");
+  verify->add_option("--params", o.params_dir, params_help);
+  verify->add_option("--proof", o.proof_path, "proof bytes")->required()->check(CLI::ExistingFile);
+  verify->callback([&] { o.action = PorepOptions::Action::kVerify; });
+
+  CLI::App* info =
+      g->add_subcommand("info", "Count one partition circuit with the metric CS (no storage)");
+  info->add_option("--sector-size", o.sector_size, "2KiB ... 64GiB (blank circuit)");
+  info->add_option("--proof-type", o.proof_type, "registered proof name or id (blank circuit)");
+  info->add_option("--c1", o.c1_path, "or the circuit of a C1 partition")->check(CLI::ExistingFile);
+  info->add_option("--partition", o.partition, "partition of --c1 (default 0)");
+  info->add_flag("--no-density", o.no_density, "skip the A/B density bitmaps");
+  info->add_option("--params", o.params_dir, params_help);
+  info->callback([&] { o.action = PorepOptions::Action::kInfo; });
+}
+
+int run_porep(const PorepOptions& o) {
+  try {
+    switch (o.action) {
+      case PorepOptions::Action::kParams:
+        return run_params(o);
+      case PorepOptions::Action::kC2:
+        return run_c2(o);
+      case PorepOptions::Action::kVerify:
+        return run_verify(o);
+      case PorepOptions::Action::kInfo:
+        return run_info(o);
+      case PorepOptions::Action::kNone:
+        break;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+  return 2;
+}
+
+}  // namespace cuzk::app

@@ -1,0 +1,114 @@
+// RAII owners of device memory, streams and events: the only places in cuzk where cudaMalloc,
+// cudaFree, cudaStreamCreate and cudaEventCreate appear. Allocation failures throw CudaError
+// (out_of_memory() true for cudaErrorMemoryAllocation) and carry the requested size.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <span>
+#include <utility>
+
+#include "gpu/cuda_check.hpp"
+
+namespace cuzk::gpu {
+
+// n elements of T in device memory (uninitialised). Movable, not copyable.
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(size_t n) { allocate(n); }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : d_ptr_(std::exchange(o.d_ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+      release();
+      d_ptr_ = std::exchange(o.d_ptr_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+  }
+
+  // Reallocates only when n exceeds the current size (contents are then lost).
+  void reserve(size_t n) {
+    if (n > size_) allocate(n);
+  }
+  void allocate(size_t n) {
+    release();
+    if (n == 0) return;
+    void* p = nullptr;
+    CUZK_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    d_ptr_ = static_cast<T*>(p);
+    size_ = n;
+  }
+  void release() noexcept {
+    if (d_ptr_ != nullptr) cudaFree(d_ptr_);
+    d_ptr_ = nullptr;
+    size_ = 0;
+  }
+
+  T* get() const { return d_ptr_; }
+  size_t size() const { return size_; }
+  size_t bytes() const { return size_ * sizeof(T); }
+
+  void upload(std::span<const T> host, cudaStream_t stream, size_t offset = 0) {
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_ptr_ + offset, host.data(), host.size_bytes(),
+                                    cudaMemcpyHostToDevice, stream));
+  }
+  void download(std::span<T> host, cudaStream_t stream, size_t offset = 0) const {
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(host.data(), d_ptr_ + offset, host.size_bytes(),
+                                    cudaMemcpyDeviceToHost, stream));
+  }
+  void zero(cudaStream_t stream, size_t offset = 0, size_t count = SIZE_MAX) {
+    if (count == SIZE_MAX) count = size_ - offset;
+    if (count == 0) return;
+    CUZK_CUDA_CHECK(cudaMemsetAsync(d_ptr_ + offset, 0, count * sizeof(T), stream));
+  }
+
+ private:
+  T* d_ptr_ = nullptr;
+  size_t size_ = 0;
+};
+
+class Stream {
+ public:
+  Stream() { CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~Stream() {
+    if (s_ != nullptr) cudaStreamDestroy(s_);
+  }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+  void sync() const { CUZK_CUDA_CHECK(cudaStreamSynchronize(s_)); }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { CUZK_CUDA_CHECK(cudaEventCreate(&e_)); }
+  ~Event() {
+    if (e_ != nullptr) cudaEventDestroy(e_);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  cudaEvent_t get() const { return e_; }
+  void record(cudaStream_t s) { CUZK_CUDA_CHECK(cudaEventRecord(e_, s)); }
+  void sync() const { CUZK_CUDA_CHECK(cudaEventSynchronize(e_)); }
+  // Milliseconds from `start` to this event (both recorded and completed).
+  float ms_since(const Event& start) const {
+    float ms = 0;
+    CUZK_CUDA_CHECK(cudaEventElapsedTime(&ms, start.e_, e_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+}  // namespace cuzk::gpu

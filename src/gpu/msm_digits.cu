@@ -1,0 +1,74 @@
+// The scalar side of the device Pippenger: signed digits, counting sort by bucket, tasks.
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/msm_device.hpp"
+#include "gpu/msm_digit_kernels.cuh"
+
+namespace cuzk::gpu::msm_detail {
+
+namespace {
+constexpr unsigned kThreads = 256;
+}
+
+void exclusive_scan(const uint32_t* d_in, uint32_t* d_out, size_t m, MsmWorkspace& ws,
+                    cudaStream_t s) {
+  size_t temp = 0;
+  CUZK_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, temp, d_in, d_out, static_cast<int>(m), s));
+  ws.cub_temp.reserve(std::max<size_t>(temp, 1));
+  CUZK_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(ws.cub_temp.get(), temp, d_in, d_out, static_cast<int>(m), s));
+}
+
+BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_t n, unsigned c,
+                             MsmWorkspace& ws, cudaStream_t s) {
+  BucketPlan plan;
+  plan.windows = (256 + c - 1) / c;
+  plan.buckets_per_window = 1u << (c - 1);
+  const size_t m = size_t{plan.windows} * plan.buckets_per_window;
+  ws.digits.reserve(plan.windows * n);
+  ws.entries.reserve(plan.windows * n);
+  ws.counts.reserve(m);
+  ws.offsets.reserve(m);
+  ws.cursor.reserve(m);
+  ws.task_counts.reserve(m);
+  ws.task_offsets.reserve(m);
+  ws.counts.zero(s, 0, m);
+  digits_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(reinterpret_cast<const FrD*>(d_scalars),
+                                                           n, c, plan.windows, ws.digits.get(),
+                                                           ws.counts.get());
+  CUZK_CUDA_CHECK_LAUNCH();
+  exclusive_scan(ws.counts.get(), ws.offsets.get(), m, ws, s);
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(ws.cursor.get(), ws.offsets.get(), m * sizeof(uint32_t),
+                                  cudaMemcpyDeviceToDevice, s));
+  scatter_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(
+      ws.digits.get(), d_index, n, c, plan.windows, ws.cursor.get(), ws.entries.get());
+  CUZK_CUDA_CHECK_LAUNCH();
+
+  // Tasks of at most L entries: twice the mean bucket size, so that typical buckets are one task
+  // and only buckets swollen by repeated scalars are split.
+  const size_t mean = (n + plan.buckets_per_window - 1) / plan.buckets_per_window;
+  plan.task_len = static_cast<uint32_t>(std::max<size_t>(16, 2 * mean));
+  ws.task_max.reserve(1);
+  ws.task_max.zero(s, 0, 1);
+  task_count_kernel<<<grid_for(m, kThreads), kThreads, 0, s>>>(
+      ws.counts.get(), m, plan.task_len, ws.task_counts.get(), ws.task_max.get());
+  CUZK_CUDA_CHECK_LAUNCH();
+  exclusive_scan(ws.task_counts.get(), ws.task_offsets.get(), m, ws, s);
+  uint32_t last[3];
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(&last[0], ws.task_offsets.get() + m - 1, sizeof(uint32_t),
+                                  cudaMemcpyDeviceToHost, s));
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(&last[1], ws.task_counts.get() + m - 1, sizeof(uint32_t),
+                                  cudaMemcpyDeviceToHost, s));
+  CUZK_CUDA_CHECK(
+      cudaMemcpyAsync(&last[2], ws.task_max.get(), sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+  plan.num_tasks = last[0] + last[1];
+  plan.max_tasks = last[2];
+  return plan;
+}
+
+}  // namespace cuzk::gpu::msm_detail

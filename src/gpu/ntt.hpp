@@ -1,0 +1,69 @@
+// NttEngine: radix-2 NTTs over Fr on the device, in place, on device arrays of Fr in the host's
+// Montgomery layout (the pointers are device pointers; Fr is only the element type).
+//
+// The network is split into passes of up to 11 stages; each pass loads a tile of 2^k x C elements
+// (C consecutive columns, for coalesced loads in the strided passes) into 64 KiB of shared memory
+// and runs its stages there, so 2^27 takes 3 passes over device memory. DIF (natural in,
+// bit-reversed out) and DIT (bit-reversed in, natural out) share the pass kernel; the natural-
+// order transforms add one in-place bit-reversal pass. Twiddle tables (n/2 powers of omega, 2 GiB
+// at 2^27) are built on the device from two small host tables and cached per (omega, size), as are
+// the power tables of coset shifts.
+//
+// All transforms agree bit for bit with poly/fft.hpp (a transform's result is unique and both
+// keep elements fully reduced).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <cstddef>
+#include <map>
+#include <tuple>
+
+#include "ff/fr.hpp"
+#include "gpu/device_buffer.hpp"
+#include "poly/evaluation_domain.hpp"
+
+namespace cuzk::gpu {
+
+class NttEngine {
+ public:
+  explicit NttEngine(cudaStream_t stream) : stream_(stream) {}
+
+  cudaStream_t stream() const { return stream_; }
+
+  // Natural order in and out; d_values holds domain.size() elements. Asynchronous on stream().
+  void fft(Fr* d_values, const EvaluationDomain& domain);
+  void ifft(Fr* d_values, const EvaluationDomain& domain);
+  void coset_fft(Fr* d_values, const EvaluationDomain& domain);
+  void icoset_fft(Fr* d_values, const EvaluationDomain& domain);
+
+  // Building blocks (the H chain skips the permutations with them).
+  // Decimation in frequency: natural in, bit-reversed out, no scaling.
+  void dif(Fr* d_values, size_t log_n, const Fr& omega);
+  // Decimation in time: bit-reversed in, natural out, no scaling.
+  void dit(Fr* d_values, size_t log_n, const Fr& omega);
+  void bit_reverse(Fr* d_values, size_t log_n);
+  // d[i] *= c * g^e with e = i, or e = bitrev(i) when bit_reversed (log_n bits).
+  void scale_by_powers(Fr* d_values, size_t log_n, const Fr& g, const Fr& c, bool bit_reversed);
+  void scale(Fr* d_values, size_t n, const Fr& c);
+
+  // Drops the cached tables (device memory).
+  void release_tables();
+
+ private:
+  using Key = std::tuple<std::array<uint64_t, 4>, std::array<uint64_t, 4>, size_t>;
+  struct PowerTables {
+    DeviceBuffer<Fr> lo, hi;  // lo[i] = g^i (i < 2^12), hi[j] = c g^(2^12 j)
+  };
+  const PowerTables& power_tables(const Fr& g, const Fr& c, size_t count);
+  const Fr* twiddles(size_t log_n, const Fr& omega);  // omega^i, i < n/2
+  void run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif);
+
+  cudaStream_t stream_;
+  bool attr_set_ = false;  // the pass kernels' 64 KiB shared-memory opt-in (per device)
+  std::map<Key, PowerTables> powers_;
+  std::map<Key, DeviceBuffer<Fr>> twiddles_;
+};
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,146 @@
+// The NTT's device kernels: one pass of up to kMaxTileLog radix-2 stages in shared memory (DIF or
+// DIT), the in-place bit reversal, and the elementwise scalings. Only ntt_launch.cu includes this.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gpu/fields.cuh"
+#include "gpu/fr_io.cuh"
+#include "gpu/ntt_launch.hpp"
+
+namespace cuzk::gpu::ntt_detail {
+
+// A tile of 2^11 elements = 64 KiB of shared memory: 27 stages in 3 passes (11 + 8 + 8, the
+// later passes with 8 columns so that each row read is 256 contiguous bytes).
+constexpr int kPassThreads = 512;
+
+// Elements of one tile: row t (0 <= t < 2^k) and column c (0 <= c < 2^log_c) sit at
+//   low0 + c + (t << s0) + (high << (s0 + k)),
+// so the stages of half-size 2^(s0 + b), b < k, pair rows t and t | 2^b. The twiddle of a pair is
+// omega_{2h}^j = omega^(j n / 2h) with j the element's index modulo h = 2^(s0 + b).
+struct TileGeometry {
+  const FrD* tw;
+  int log_n, s0, log_c;
+  size_t low0;
+  // The twiddle of row t (bit b clear) in stage b, column c.
+  __device__ __forceinline__ FrD twiddle(int t, int b, int c) const {
+    const size_t j = low0 + c + (static_cast<size_t>(t & ((1 << b) - 1)) << s0);
+    return load_fr(tw + (j << (log_n - 1 - s0 - b)));
+  }
+};
+
+template <bool kDif>
+__device__ __forceinline__ void butterfly(FrD& u, FrD& v, const FrD& w) {
+  if constexpr (kDif) {
+    const FrD d = u - v;
+    u = u + v;
+    v = d * w;
+  } else {
+    const FrD vw = v * w;
+    v = u - vw;
+    u = u + vw;
+  }
+}
+
+template <bool kDif>
+__device__ __forceinline__ void radix2_step(FrD* sm, const TileGeometry& g, int k, int b) {
+  const int cols = 1 << g.log_c;
+  const int elems = 1 << (k + g.log_c);
+  for (int q = threadIdx.x; q < elems / 2; q += blockDim.x) {
+    const int c = q & (cols - 1), r = q >> g.log_c;
+    const int t0 = ((r >> b) << (b + 1)) | (r & ((1 << b) - 1));
+    FrD* p0 = sm + (t0 << g.log_c) + c;
+    FrD* p1 = sm + ((t0 | (1 << b)) << g.log_c) + c;
+    FrD u = load_fr(p0), v = load_fr(p1);
+    butterfly<kDif>(u, v, g.twiddle(t0, b, c));
+    store_fr(p0, u);
+    store_fr(p1, v);
+  }
+}
+
+// One pass: stages 2^s0 .. 2^(s0 + k - 1) on tiles of 2^k x 2^log_c elements in shared memory, one
+// radix-2 stage per barrier; DIT runs the stages upwards, DIF downwards. (Two stages per barrier
+// with four rows in registers measured slower: 2^27 forward 67.5 -> 75.5 ms, H200 2026-11-30,
+// presumably from register pressure; not kept.)
+template <bool kDif>
+__global__ void __launch_bounds__(kPassThreads)
+    ntt_pass(FrD* __restrict__ data, const FrD* __restrict__ tw, int log_n, int s0, int k,
+             int log_c) {
+  extern __shared__ uint4 smem_raw[];
+  FrD* sm = reinterpret_cast<FrD*>(smem_raw);
+  const int cols = 1 << log_c;
+  const int elems = 1 << (k + log_c);
+  const size_t groups = size_t{1} << (s0 - log_c);
+  const size_t high = blockIdx.x / groups;
+  const TileGeometry g{tw, log_n, s0, log_c, (blockIdx.x % groups) << log_c};
+  const size_t base = g.low0 + (high << (s0 + k));
+
+  for (int e = threadIdx.x; e < elems; e += blockDim.x) {
+    const int c = e & (cols - 1), t = e >> log_c;
+    store_fr(sm + e, load_fr(data + base + c + (static_cast<size_t>(t) << s0)));
+  }
+  __syncthreads();
+  for (int step = 0; step < k; ++step) {
+    radix2_step<kDif>(sm, g, k, kDif ? k - 1 - step : step);
+    __syncthreads();
+  }
+  for (int e = threadIdx.x; e < elems; e += blockDim.x) {
+    const int c = e & (cols - 1), t = e >> log_c;
+    store_fr(data + base + c + (static_cast<size_t>(t) << s0), load_fr(sm + e));
+  }
+}
+
+__device__ __forceinline__ size_t bitrev(size_t i, int log_n) {
+  return log_n == 0 ? 0 : static_cast<size_t>(__brevll(i) >> (64 - log_n));
+}
+
+__global__ void bit_reverse_kernel(FrD* __restrict__ d, size_t n, int log_n) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x) {
+    const size_t r = bitrev(i, log_n);
+    if (i < r) {
+      const FrD a = load_fr(d + i);
+      store_fr(d + i, load_fr(d + r));
+      store_fr(d + r, a);
+    }
+  }
+}
+
+// d[i] *= lo[e mod 2^12] hi[e >> 12] with e = i or bitrev(i).
+__global__ void scale_powers_kernel(FrD* __restrict__ d, size_t n, int log_n,
+                                    const FrD* __restrict__ lo, const FrD* __restrict__ hi,
+                                    bool bit_reversed) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x) {
+    const size_t e = bit_reversed ? bitrev(i, log_n) : i;
+    const FrD g = load_fr(lo + (e & ((1u << kPowLoBits) - 1))) * load_fr(hi + (e >> kPowLoBits));
+    store_fr(d + i, load_fr(d + i) * g);
+  }
+}
+
+// out[i] = lo[i mod 2^12] hi[i >> 12] for i < count.
+__global__ void expand_powers_kernel(FrD* __restrict__ out, size_t count,
+                                     const FrD* __restrict__ lo, const FrD* __restrict__ hi) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < count;
+       i += size_t{gridDim.x} * blockDim.x) {
+    store_fr(out + i,
+             load_fr(lo + (i & ((1u << kPowLoBits) - 1))) * load_fr(hi + (i >> kPowLoBits)));
+  }
+}
+
+__global__ void scale_kernel(FrD* __restrict__ d, size_t n, FrD c) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x)
+    store_fr(d + i, load_fr(d + i) * c);
+}
+
+// a[i] = a[i] b[i] - c[i]: the numerator of the quotient on the coset.
+__global__ void ab_minus_c_kernel(FrD* __restrict__ a, const FrD* __restrict__ b,
+                                  const FrD* __restrict__ c, size_t n) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x)
+    store_fr(a + i, load_fr(a + i) * load_fr(b + i) - load_fr(c + i));
+}
+
+}  // namespace cuzk::gpu::ntt_detail

@@ -1,0 +1,39 @@
+// Launchers of the NTT kernels (ntt_kernels.cuh), callable from host C++ files. Pointers are
+// device arrays of Fr; constants are passed as host Fr values and reinterpreted as device limbs.
+//
+// Why a separate .cu: nvcc compiles every __host__ __device__ member of ff/mont_field.hpp that a
+// translation unit instantiates for the device too, and those refer to host-only constants; so
+// the .cu files do no host field arithmetic, and the host logic lives in .cpp files.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "ff/fr.hpp"
+
+namespace cuzk::gpu::ntt_detail {
+
+// A tile holds 2^kMaxTileLog elements (64 KiB of shared memory); strided passes use up to
+// 2^kMaxColumnsLog columns. The power tables have 2^kPowLoBits low entries.
+inline constexpr int kMaxTileLog = 11;
+inline constexpr int kMaxColumnsLog = 3;
+inline constexpr int kPowLoBits = 12;
+
+// Raises the pass kernels' shared-memory limit on the current device (once per device).
+void enable_large_tiles();
+// One pass of stages 2^s0 .. 2^(s0 + k - 1) over 2^log_n elements (DIF or DIT), tiles of
+// 2^k x 2^log_c. tw: omega^i for i < n / 2.
+void launch_pass(Fr* d_data, const Fr* d_tw, int log_n, int s0, int k, int log_c, bool dif,
+                 cudaStream_t s);
+void launch_bit_reverse(Fr* d_data, int log_n, cudaStream_t s);
+// d[i] *= lo[e mod 2^12] hi[e >> 12], e = i or bitrev(i).
+void launch_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi, bool bit_reversed,
+                         cudaStream_t s);
+// out[i] = lo[i mod 2^12] hi[i >> 12], i < count.
+void launch_expand_powers(Fr* d_out, size_t count, const Fr* d_lo, const Fr* d_hi, cudaStream_t s);
+void launch_scale(Fr* d_data, size_t n, const Fr& c, cudaStream_t s);
+// a[i] = a[i] b[i] - c[i].
+void launch_ab_minus_c(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t n, cudaStream_t s);
+
+}  // namespace cuzk::gpu::ntt_detail

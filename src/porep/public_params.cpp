@@ -1,0 +1,97 @@
+#include "porep/public_params.hpp"
+
+#include <cctype>
+#include <stdexcept>
+
+#include "filecoin/sector_shape.hpp"
+
+namespace cuzk::porep {
+
+PublicParams PublicParams::from_config(const filecoin::PorepConfig& config) {
+  const filecoin::SectorShape& shape = config.shape();
+  PublicParams p;
+  p.nodes = shape.nodes;
+  p.layers = shape.layers;
+  p.tree = shape.tree;
+  p.partitions = config.partitions();
+  p.challenges_per_partition = config.challenges_per_partition();
+  p.porep_id = config.porep_id;
+  p.api_version = config.api_version;
+  p.feature = config.feature;
+  p.registered = config.registered;
+  p.validate();
+  return p;
+}
+
+PublicParams PublicParams::for_proof(filecoin::RegisteredSealProof proof) {
+  return from_config(filecoin::porep_config(proof));
+}
+
+PublicParams PublicParams::for_sector_size(uint64_t sector_size) {
+  return for_proof(filecoin::seal_proof_for(sector_size, std::nullopt));
+}
+
+void PublicParams::validate() const {
+  // hash_single_column only exists for the arities Filecoin instantiates (stacked/circuit/hash.rs).
+  if (layers != 2 && layers != 11) {
+    throw std::invalid_argument("porep::PublicParams: " + std::to_string(layers) +
+                                " layers (the column hash exists for 2 and 11)");
+  }
+  if (challenges_per_partition == 0) {
+    throw std::invalid_argument("porep::PublicParams: no challenges per partition");
+  }
+  if (partitions == 0) throw std::invalid_argument("porep::PublicParams: no partitions");
+  if (nodes < 2 || (nodes & (nodes - 1)) != 0) {
+    throw std::invalid_argument("porep::PublicParams: " + std::to_string(nodes) +
+                                " nodes is not a power of two >= 2 (tree_d is binary)");
+  }
+  // Both throw std::invalid_argument naming the shape when the nodes do not fit it.
+  (void)circuits::base_path_length(tree_arity(), nodes);
+  (void)circuits::base_path_length({2, 0, 0}, nodes);
+}
+
+uint64_t parse_sector_size(const std::string& text) {
+  const auto bad = [&] {
+    return std::invalid_argument("sector size \"" + text +
+                                 "\": expected e.g. 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes");
+  };
+  size_t i = 0;
+  uint64_t value = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    if (value > (UINT64_MAX - 9) / 10) throw bad();
+    value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+    ++i;
+  }
+  if (i == 0) throw bad();
+  std::string unit;
+  for (; i < text.size(); ++i)
+    unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+  unsigned shift = 0;
+  if (unit.empty() || unit == "b") {
+    shift = 0;
+  } else if (unit == "k" || unit == "kib") {
+    shift = 10;
+  } else if (unit == "m" || unit == "mib") {
+    shift = 20;
+  } else if (unit == "g" || unit == "gib") {
+    shift = 30;
+  } else {
+    throw bad();
+  }
+  if (value > (UINT64_MAX >> shift)) throw bad();
+  return value << shift;
+}
+
+std::string sector_size_name(uint64_t bytes) {
+  static constexpr struct {
+    unsigned shift;
+    const char* unit;
+  } kUnits[] = {{30, "GiB"}, {20, "MiB"}, {10, "KiB"}};
+  for (const auto& u : kUnits) {
+    const uint64_t unit = uint64_t{1} << u.shift;
+    if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes / unit) + u.unit;
+  }
+  return std::to_string(bytes);
+}
+
+}  // namespace cuzk::porep

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The PoRep subcommands of `cuzk`: --help of each; `porep info` of the 2 KiB blank circuit and of
+# a sealed sector's C1 (same counts); a tampered C1 refused by `porep c2` before the parameters are
+# even read (exit 1, message, no proof file); missing parameters named (exit 2); a 32 GiB setup
+# refused without --force; and, when porep_tests has left its 2 KiB test parameters in the build
+# tree (they take minutes to make), c2 -> verify OK, verify with a wrong seed / comm_r -> exit 1,
+# a truncated proof -> exit 2. Usage: cli_test.sh <cuzk binary> <test parameter cache>
+set -u
+cuzk="$1"
+cache="$2"
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+expect_rc() {  # expected rc, then the command
+  local want="$1"; shift
+  "$@" > "$dir/out" 2>&1
+  local rc=$?
+  [ "$rc" -eq "$want" ] || { cat "$dir/out"; fail "exit $rc (expected $want): $*"; }
+}
+ones=$(printf '01%.0s' $(seq 32)); twos=$(printf '02%.0s' $(seq 32))
+
+for sub in params c2 verify info; do
+  expect_rc 0 "$cuzk" porep $sub --help
+done
+
+expect_rc 0 "$cuzk" porep info --sector-size 2KiB
+grep -q 'constraints       2687921 (circuit) + 40 (input \* 0 = 0) = 2687961 rows' "$dir/out" ||
+  { cat "$dir/out"; fail "info: 2 KiB counts"; }
+grep -q 'density B input   1$' "$dir/out" || fail "info: B input density"
+
+expect_rc 0 "$cuzk" seal --sector-size 2KiB --zero --actor-id 1000 --sector-id 1 --ticket "$ones" \
+  --seed "$twos" --out "$dir/s" --parent-cache-dir "$dir/parents" --quiet
+c1="$dir/s/s-t01000-1-c1.json"
+expect_rc 0 "$cuzk" porep info --c1 "$c1" --no-density
+grep -q 'aux               2685673$' "$dir/out" || fail "info --c1: aux count"
+
+python3 - "$c1" "$dir/bad.json" <<'PY' || fail "python3 tampering failed"
+import base64, json, sys
+w = json.load(open(sys.argv[1]))
+inner = json.loads(base64.b64decode(w["Phase1Out"]))
+p = inner["vanilla_proofs"]["StackedDrg2KiBV1"][0][1]
+p["replica_column_proofs"]["exp_parents"][3]["column"]["rows"][1][0] ^= 1
+w["Phase1Out"] = base64.b64encode(json.dumps(inner).encode()).decode()
+json.dump(w, open(sys.argv[2], "w"))
+PY
+expect_rc 1 "$cuzk" porep c2 --c1 "$dir/bad.json" --params "$dir/none" --out "$dir/bad.bin"
+grep -q 'C1 refused before proving: partition 0, challenge 1' "$dir/out" ||
+  { cat "$dir/out"; fail "c2: refusal message"; }
+[ ! -e "$dir/bad.bin" ] || fail "c2: a proof file was written for a refused C1"
+expect_rc 2 "$cuzk" porep c2 --c1 "$c1" --params "$dir/none" --out "$dir/p.bin"
+grep -q 'v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params is missing' "$dir/out" ||
+  { cat "$dir/out"; fail "c2: missing parameter file not named"; }
+[ ! -e "$dir/p.bin" ] || fail "c2: a proof file was written without parameters"
+expect_rc 2 "$cuzk" porep params --sector-size 32GiB --out "$dir/p32"
+
+params=""
+for d in "$cache"/2KiB-*; do
+  [ -f "$d/complete" ] && params="$d"
+done
+if [ -z "$params" ]; then
+  echo "note: no cached 2 KiB test parameters under $cache (run porep_tests first); c2 skipped"
+  exit 0
+fi
+expect_rc 0 "$cuzk" porep c2 --c1 "$c1" --params "$params" --out "$dir/proof.bin"
+grep -q '^partition 0/1: circuit' "$dir/out" || fail "c2: no partition timing line"
+[ "$(stat -c %s "$dir/proof.bin")" -eq 192 ] || fail "c2: proof is not 192 bytes"
+expect_rc 0 "$cuzk" porep verify --c1 "$c1" --params "$params" --proof "$dir/proof.bin"
+grep -q '^OK' "$dir/out" || fail "verify: no OK line"
+vals=$(python3 - "$c1" <<'PY'
+import base64, json, sys
+c = json.loads(base64.b64decode(json.load(open(sys.argv[1]))["Phase1Out"]))
+print(bytes(c["comm_r"]).hex(), bytes(c["comm_d"]).hex(), bytes(c["replica_id"]).hex(),
+      bytes(c["seed"]).hex())
+PY
+)
+read -r comm_r comm_d replica_id seed <<< "$vals"
+expect_rc 0 "$cuzk" porep verify --sector-size 2KiB --comm-r "$comm_r" --comm-d "$comm_d" \
+  --replica-id "$replica_id" --seed "$seed" --params "$params" --proof "$dir/proof.bin"
+expect_rc 1 "$cuzk" porep verify --sector-size 2KiB --comm-r "$comm_r" --comm-d "$comm_d" \
+  --replica-id "$replica_id" --seed "$ones" --params "$params" --proof "$dir/proof.bin"
+bad_r="0${comm_r:1}"; [ "$bad_r" != "$comm_r" ] || bad_r="1${comm_r:1}"
+expect_rc 1 "$cuzk" porep verify --sector-size 2KiB --comm-r "$bad_r" --comm-d "$comm_d" \
+  --replica-id "$replica_id" --seed "$seed" --params "$params" --proof "$dir/proof.bin"
+head -c 100 "$dir/proof.bin" > "$dir/short.bin"
+expect_rc 2 "$cuzk" porep verify --c1 "$c1" --params "$params" --proof "$dir/short.bin"
+echo "OK"
