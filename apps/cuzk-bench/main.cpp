@@ -1,14 +1,24 @@
-// cuzk-bench: reproducible GPU kernel checks and timings (issue #4's table).
+// cuzk-bench: in-process microbenchmarks (synth-only) and, with CUDA, the reproducible GPU kernel
+// checks and timing table of issue #4 (kernels).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <exception>
 
+#include "synth_only_cmd.hpp"
+#if defined(CUZK_BENCH_KERNELS)
 #include "kernels_cmd.hpp"
+#endif
 
 int main(int argc, char** argv) {
-  CLI::App app{"cuzk-bench: GPU kernel checks and timing table"};
+  CLI::App app{"cuzk-bench: microbenchmarks and GPU kernel checks"};
   app.require_subcommand(1);
+
+  cuzk::bench::SynthOnlyOptions synth;
+  bool synth_selected = false;
+  cuzk::bench::add_synth_only_command(app, synth, synth_selected);
+
+#if defined(CUZK_BENCH_KERNELS)
   cuzk::bench::KernelsOptions k;
   CLI::App* kc = app.add_subcommand(
       "kernels", "Check each GPU kernel against its CPU twin, then print the timing table");
@@ -20,9 +30,16 @@ int main(int argc, char** argv) {
   kc->add_option("--sweep", k.sweep_logs, "MSM sizes (log2) to time at several window widths");
   kc->add_option("--zkey", k.zkey, "circom fixture .zkey for the zkey prove rows");
   kc->add_option("--wtns", k.wtns, "circom fixture .wtns for the zkey prove rows");
+#endif
+
   CLI11_PARSE(app, argc, argv);
   try {
+    if (synth_selected) return cuzk::bench::run_synth_only(synth);
+#if defined(CUZK_BENCH_KERNELS)
     return cuzk::bench::run_kernels(k);
+#else
+    return 2;
+#endif
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cuzk-bench: %s\n", e.what());
     return 2;
