@@ -17,10 +17,6 @@ using gadgets::AllocatedNum;
 
 namespace {
 
-bool valid_arity(size_t a) {
-  return a >= 2 && std::has_single_bit(a);
-}
-
 void check_level(const PathElement& e, size_t arity) {
   if (e.hashes.size() + 1 != arity) {
     throw std::invalid_argument("AuthPath: a level of arity " + std::to_string(arity) + " has " +
@@ -84,19 +80,6 @@ AllocatedNum hash_level(ConstraintSystem& cs, TreeHasher hasher, size_t arity, s
 }
 
 }  // namespace
-
-void TreeArity::validate() const {
-  if (!valid_arity(base) || (sub != 0 && !valid_arity(sub)) || (top != 0 && !valid_arity(top)) ||
-      (top != 0 && sub == 0)) {
-    throw std::invalid_argument("TreeArity: invalid shape " + std::to_string(base) + "-" +
-                                std::to_string(sub) + "-" + std::to_string(top));
-  }
-}
-
-size_t TreeArity::base_tree_count() const {
-  if (top > 0) return top * sub;
-  return sub > 0 ? sub : 1;
-}
 
 size_t base_path_length(TreeArity arity, size_t leaves) {
   arity.validate();

@@ -31,23 +31,14 @@
 #include "circuits/root.hpp"
 #include "circuits/tree_hash.hpp"
 #include "cs/constraint_system.hpp"
+#include "filecoin/tree_shape.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
 
 namespace cuzk::circuits {
 
-// Arities of a (compound) tree; sub and top are 0 when absent (top > 0 requires sub > 0).
-struct TreeArity {
-  size_t base = 2;
-  size_t sub = 0;
-  size_t top = 0;
-
-  bool operator==(const TreeArity&) const = default;
-  // std::invalid_argument unless every non-zero arity is a power of two >= 2 and top => sub.
-  void validate() const;
-  // Number of base trees: 1, sub, or sub * top (rfp `get_base_tree_count`).
-  size_t base_tree_count() const;
-};
+// Arities of a (compound) tree: the filecoin layer's shape (sub and top 0 when absent).
+using TreeArity = filecoin::TreeShape;
 
 // One level of a path: arity - 1 sibling hashes and the position (0 .. arity-1) of the running
 // node among the arity children. Unknown values (parameter generation) are nullopt.

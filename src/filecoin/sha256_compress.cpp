@@ -10,17 +10,6 @@ namespace cuzk::filecoin {
 
 namespace {
 
-// FIPS 180-4 section 4.2.2.
-alignas(16) constexpr uint32_t kK[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
 constexpr uint32_t rotr(uint32_t x, unsigned n) {
   return (x >> n) | (x << (32 - n));
 }
@@ -59,8 +48,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) void compress_shani(Sha256State& sta
         x = _mm_add_epi32(x, _mm_alignr_epi8(w[(i - 1) & 3], w[(i - 2) & 3], 4));
         cur = _mm_sha256msg2_epu32(x, w[(i - 1) & 3]);
       }
-      __m128i msg =
-          _mm_add_epi32(cur, _mm_load_si128(reinterpret_cast<const __m128i*>(&kK[4 * i])));
+      __m128i msg = _mm_add_epi32(
+          cur, _mm_load_si128(reinterpret_cast<const __m128i*>(&kSha256RoundConstants[4 * i])));
       state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
       msg = _mm_shuffle_epi32(msg, 0x0E);
       state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
@@ -100,8 +89,8 @@ void sha256_compress_portable(Sha256State& state, const uint8_t* data, size_t bl
     uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
     uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
     for (int t = 0; t < 64; ++t) {
-      const uint32_t t1 =
-          h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + kK[t] + w[t];
+      const uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
+                          kSha256RoundConstants[t] + w[t];
       const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
       h = g;
       g = f;

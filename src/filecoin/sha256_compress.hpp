@@ -12,13 +12,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "util/sha256_constants.hpp"
+
 namespace cuzk::filecoin {
 
 using Sha256State = std::array<uint32_t, 8>;
 
 // H(0) of FIPS 180-4 section 5.3.3.
-inline constexpr Sha256State kSha256InitialState = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+inline constexpr Sha256State kSha256InitialState = kSha256Iv;
 
 // True when the SHA-NI path is used (CPU support detected once).
 bool sha256_compress_uses_shani();

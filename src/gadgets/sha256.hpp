@@ -13,11 +13,9 @@
 #include "cs/constraint_system.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/uint32.hpp"
+#include "util/sha256_constants.hpp"
 
 namespace cuzk::gadgets {
-
-inline constexpr std::array<uint32_t, 8> kSha256Iv = {
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
 // The IV as eight constant words.
 std::vector<UInt32> sha256_iv();
