@@ -34,7 +34,6 @@
 #include "poly/fft.hpp"
 #include "random_circuit.hpp"
 #include "util/mapped_file.hpp"
-#include "zkey_gpu.hpp"
 
 namespace cuzk::bench {
 
@@ -305,8 +304,8 @@ void zkey_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool
   const groth16::ProofRandomness rand{Fr::from_u64(21), Fr::from_u64(22)};
   gpu::GpuBackend gpu;
   groth16::Proof pg, pc;
-  pg = prove_zkey_gpu(zkey, w, rand, gpu);  // warm-up
-  const double ms_gpu = wall_ms([&] { pg = prove_zkey_gpu(zkey, w, rand, gpu); }, o.reps);
+  pg = groth16::prove_zkey(zkey, w, rand, gpu);  // warm-up
+  const double ms_gpu = wall_ms([&] { pg = groth16::prove_zkey(zkey, w, rand, gpu); }, o.reps);
   const double ms_cpu = wall_ms([&] { pc = groth16::prove_zkey(zkey, w, rand, pool); }, 3);
   const std::vector<Fr> inputs(w.begin() + 1, w.begin() + 1 + zkey.n_public);
   const bool same = groth16::encode_proof(pg) == groth16::encode_proof(pc);

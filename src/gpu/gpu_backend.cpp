@@ -54,6 +54,14 @@ std::vector<Fr> GpuBackend::groth16_quotient(std::vector<Fr> a, std::vector<Fr> 
   return gpu::groth16_quotient(a, b, c, domain, *ntt_, timing);
 }
 
+std::vector<Fr> GpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b,
+                                             std::vector<Fr> c, const EvaluationDomain& domain,
+                                             QuotientTiming* timing) {
+  std::lock_guard lock(mu_);
+  activate();
+  return gpu::coset_ab_minus_c(a, b, c, domain, *ntt_, timing);
+}
+
 template <class Curve>
 Jacobian<Curve> GpuBackend::msm(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
                                 const DensityTracker* density, std::span<const Fr> scalars) {

@@ -20,6 +20,12 @@ std::vector<Fr> groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
                                  std::span<const Fr> c, const EvaluationDomain& domain,
                                  NttEngine& ntt, QuotientTiming* timing = nullptr);
 
+// snarkjs's H (groth16::ProverBackend::coset_ab_minus_c): a, b, c of n = domain.size()
+// evaluations each -> iNTT -> coset NTT (shift domain.g()) -> a b - c, resident on the device.
+std::vector<Fr> coset_ab_minus_c(std::span<const Fr> a, std::span<const Fr> b,
+                                 std::span<const Fr> c, const EvaluationDomain& domain,
+                                 NttEngine& ntt, QuotientTiming* timing = nullptr);
+
 // The device-resident core: d_a, d_b, d_c hold n evaluations each; on return d_a holds the n
 // coefficients of h in natural order (d_b and d_c are clobbered). Asynchronous on ntt.stream().
 void quotient_in_place(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain, NttEngine& ntt);

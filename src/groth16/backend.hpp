@@ -27,6 +27,13 @@ class ProverBackend {
                                            const EvaluationDomain& domain,
                                            QuotientTiming* timing) = 0;
 
+  // snarkjs's H: a, b, c hold n = domain.size() evaluations each; returns A(x) B(x) - C(x) at the
+  // coset points g omega^i (g = domain.g(); snarkjs uses omega_2n, i.e. the odd points of the 2n
+  // domain), where A, B, C interpolate a, b, c over the domain. No division by Z.
+  virtual std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
+                                           const EvaluationDomain& domain,
+                                           QuotientTiming* timing) = 0;
+
   // sum scalars[i] * bases[i] (bases.size() == scalars.size()).
   virtual G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) = 0;
   virtual G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) = 0;
@@ -43,6 +50,8 @@ class CpuBackend final : public ProverBackend {
   explicit CpuBackend(ThreadPool& pool) : pool_(pool) {}
   std::string name() const override { return "cpu"; }
   std::vector<Fr> groth16_quotient(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
+                                   const EvaluationDomain& domain, QuotientTiming* timing) override;
+  std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
                                    const EvaluationDomain& domain, QuotientTiming* timing) override;
   G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override;
   G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) override;

@@ -5,9 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "msm/msm.hpp"
 #include "poly/evaluation_domain.hpp"
-#include "poly/fft.hpp"
 
 namespace cuzk::groth16 {
 namespace {
@@ -20,7 +18,7 @@ double seconds_since(Clock::time_point t0) {
 }  // namespace
 
 Proof prove_zkey(const Zkey& z, std::span<const Fr> w, const ProofRandomness& rand,
-                 ThreadPool& pool, ProverTiming* timing) {
+                 ProverBackend& backend, ProverTiming* timing) {
   const auto t_start = Clock::now();
   ProverTiming local;
   ProverTiming& t = timing != nullptr ? *timing : local;
@@ -50,37 +48,25 @@ Proof prove_zkey(const Zkey& z, std::span<const Fr> w, const ProofRandomness& ra
     throw std::invalid_argument("groth16 prove (zkey): domain too large");
   const EvaluationDomain wide(log_n + 1, snarkjs_two_adic_root());
   const EvaluationDomain domain(log_n, snarkjs_two_adic_root(), wide.omega());
-  for (auto* v : {&a, &b, &c}) {
-    auto ts = Clock::now();
-    ifft(*v, domain, pool);
-    t.quotient.ifft_s += seconds_since(ts);
-    ts = Clock::now();
-    coset_fft(*v, domain, pool);
-    t.quotient.coset_fft_s += seconds_since(ts);
-  }
-  const auto tp = Clock::now();
-  std::vector<Fr>& h = a;
-  for (size_t j = 0; j < n; ++j)
-    h[j] = h[j] * b[j] - c[j];
-  t.quotient.pointwise_s = seconds_since(tp);
+  const std::vector<Fr> h =
+      backend.coset_ab_minus_c(std::move(a), std::move(b), std::move(c), domain, &t.quotient);
   t.quotient_s = seconds_since(t0);
 
-  using G1 = G1Curve;
   const size_t first_private = z.n_public + 1;
   t0 = Clock::now();
-  const G1Jacobian a_sum = msm_pippenger<G1>(z.a, w, pool);
+  const G1Jacobian a_sum = backend.msm_g1(z.a, w);
   t.msm_a_s = seconds_since(t0);
   t0 = Clock::now();
-  const G1Jacobian b1_sum = msm_pippenger<G1>(z.b1, w, pool);
+  const G1Jacobian b1_sum = backend.msm_g1(z.b1, w);
   t.msm_b_g1_s = seconds_since(t0);
   t0 = Clock::now();
-  const G2Jacobian b2_sum = msm_pippenger<G2Curve>(z.b2, w, pool);
+  const G2Jacobian b2_sum = backend.msm_g2(z.b2, w);
   t.msm_b_g2_s = seconds_since(t0);
   t0 = Clock::now();
-  const G1Jacobian c_sum = msm_pippenger<G1>(z.c, w.subspan(first_private), pool);
+  const G1Jacobian c_sum = backend.msm_g1(z.c, w.subspan(first_private));
   t.msm_l_s = seconds_since(t0);
   t0 = Clock::now();
-  const G1Jacobian h_sum = msm_pippenger<G1>(z.h, h, pool);
+  const G1Jacobian h_sum = backend.msm_g1(z.h, h);
   t.msm_h_s = seconds_since(t0);
 
   t0 = Clock::now();
@@ -95,6 +81,12 @@ Proof prove_zkey(const Zkey& z, std::span<const Fr> w, const ProofRandomness& ra
   t.assemble_s = seconds_since(t0);
   t.total_s = seconds_since(t_start);
   return proof;
+}
+
+Proof prove_zkey(const Zkey& z, std::span<const Fr> w, const ProofRandomness& rand,
+                 ThreadPool& pool, ProverTiming* timing) {
+  CpuBackend backend(pool);
+  return prove_zkey(z, w, rand, backend, timing);
 }
 
 }  // namespace cuzk::groth16

@@ -11,7 +11,10 @@
 namespace cuzk::groth16 {
 
 // witness: all n_vars wire values, wire 0 = 1. The public inputs of the proof are
-// witness[1..n_public].
+// witness[1..n_public]. The transforms and MSMs run on `backend` (CPU and GPU give equal bytes).
+Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const ProofRandomness& rand,
+                 ProverBackend& backend, ProverTiming* timing = nullptr);
+// The same on the CPU backend over `pool`.
 Proof prove_zkey(const Zkey& zkey, std::span<const Fr> witness, const ProofRandomness& rand,
                  ThreadPool& pool, ProverTiming* timing = nullptr);
 

@@ -6,6 +6,7 @@
 
 #include "gpu/quotient.hpp"
 #include "gpu_test_util.hpp"
+#include "groth16/backend.hpp"
 #include "poly/quotient.hpp"
 
 namespace cuzk::gpu {
@@ -43,6 +44,24 @@ TEST_F(DeviceQuotient, SatisfiedEvaluationsGiveTheSameH) {
   for (size_t i = 0; i < m; ++i)
     c[i] = a[i] * b[i];
   EXPECT_EQ(gpu::groth16_quotient(a, b, c, d, ntt), cuzk::groth16_quotient(a, b, c, d, pool()));
+}
+
+// snarkjs's H (prove_zkey): the coset product at the odd points of the 2n domain, root from 5.
+TEST_F(DeviceQuotient, CosetProductMatchesCpuBackendOnSnarkjsDomains) {
+  std::mt19937_64 rng(23);
+  NttEngine ntt(nullptr);
+  groth16::CpuBackend cpu(pool());
+  for (size_t log_n : {1u, 5u, 12u, 16u}) {
+    const EvaluationDomain wide(log_n + 1, snarkjs_two_adic_root());
+    const EvaluationDomain d(log_n, snarkjs_two_adic_root(), wide.omega());
+    const size_t n = d.size();
+    const std::vector<Fr> a = random_frs(n, rng), b = random_frs(n, rng), c = random_frs(n, rng);
+    EXPECT_EQ(gpu::coset_ab_minus_c(a, b, c, d, ntt), cpu.coset_ab_minus_c(a, b, c, d, nullptr))
+        << "log n " << log_n;
+  }
+  const std::vector<Fr> short_a(3);
+  EXPECT_THROW(gpu::coset_ab_minus_c(short_a, short_a, short_a, EvaluationDomain(2), ntt),
+               std::invalid_argument);
 }
 
 TEST_F(DeviceQuotient, RejectsMismatchedSizes) {
