@@ -8,6 +8,10 @@ packages=(
   libgmp-dev                                     # independent bignum reference in the field tests
   libssl-dev                                     # SHA-256 / BLAKE2b (OpenSSL)
   nlohmann-json3-dev libcli11-dev                # vector files / JSON, command line
+  libgrpc++-dev libprotobuf-dev                  # cuzk.v1 gRPC service and clients
+  protobuf-compiler protobuf-compiler-grpc       # protoc + grpc_cpp_plugin (code generated at build)
+  libtomlplusplus-dev libspdlog-dev              # daemon config (TOML), structured logs
+  python3-grpcio python3-grpc-tools              # independent gRPC client in the daemon tests
   clang-format                                   # formatting check in the tests
 )
 

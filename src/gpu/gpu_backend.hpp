@@ -27,6 +27,7 @@ class GpuBackend final : public groth16::ProverBackend {
   ~GpuBackend() override;
 
   std::string name() const override;
+  void drop_caches() override { clear_caches(); }
   std::vector<Fr> groth16_quotient(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
                                    const EvaluationDomain& domain, QuotientTiming* timing) override;
   std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,

@@ -21,6 +21,8 @@ class ProverBackend {
  public:
   virtual ~ProverBackend() = default;
   virtual std::string name() const = 0;
+  // Frees what the backend keeps between calls (device copies of proving-key points).
+  virtual void drop_caches() {}
 
   // The n - 1 coefficients of h for evaluations a, b, c (bellperson's H; see poly/quotient.hpp).
   virtual std::vector<Fr> groth16_quotient(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,

@@ -56,6 +56,7 @@ void ThreadPool::worker_loop() {
 
 void ThreadPool::run(size_t count, const std::function<void(size_t)>& task) {
   if (count == 0) return;
+  std::lock_guard<std::mutex> turn(run_mu_);
   {
     std::lock_guard<std::mutex> lock(mu_);
     task_ = &task;

@@ -25,7 +25,8 @@ class ThreadPool {
 
   // Runs task(i) for i in [0, count) across the workers and the calling thread; returns when all
   // are done. The first exception thrown by a task is rethrown here (the rest still run).
-  // Not reentrant: a task must not call run() on the same pool.
+  // Callers on different threads take turns (the engine's workers share pools); not reentrant:
+  // a task must not call run() on the same pool.
   void run(size_t count, const std::function<void(size_t)>& task);
 
   // Splits [0, n) into about `size() * chunks_per_thread` contiguous ranges (each at least
@@ -38,6 +39,7 @@ class ThreadPool {
   void drain();  // runs tasks of the current job until none are left
 
   std::vector<std::thread> workers_;
+  std::mutex run_mu_;  // one run() at a time
   std::mutex mu_;
   std::condition_variable wake_, done_;
   const std::function<void(size_t)>* task_ = nullptr;

@@ -1,0 +1,73 @@
+// What the engine needs from a proof kind: the SRS key of a request (from its fields alone, so a
+// job is queued without parsing its payload), the parsing and checking of the vanilla proofs,
+// and per partition the synthesized witness. Proving itself is kind-neutral (the prover stage
+// runs groth16::create_proof and verifies every partition against its public inputs).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cs/proving_assignment.hpp"
+#include "engine/engine.hpp"
+#include "groth16/types.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::engine {
+
+// One synthesized partition: the prover's input and the public inputs its proof must verify for.
+struct SynthesizedPartition {
+  unsigned index = 0;
+  ProvingAssignment assignment;
+  std::vector<Fr> public_inputs;  // ONE excluded, as groth16::verify_proof takes them
+};
+
+// A job whose payload is parsed and checked: partitions can be synthesized, concurrently.
+class PreparedJob {
+ public:
+  virtual ~PreparedJob() = default;
+  virtual unsigned partitions() const = 0;
+  // Host bytes this object holds while the job runs (parsed vanilla proofs, graph).
+  virtual uint64_t resident_bytes() const = 0;
+  // Thread-safe for different k.
+  virtual std::unique_ptr<SynthesizedPartition> synthesize(unsigned k) const = 0;
+};
+
+// How to load the Groth16 parameters of a circuit id.
+struct SrsSpec {
+  std::string circuit_id;
+  std::filesystem::path file;  // the .params file (its size estimates the load)
+  std::function<groth16::Parameters(ThreadPool&)> load;
+};
+
+class CircuitHandler {
+ public:
+  virtual ~CircuitHandler() = default;
+  virtual ProofKind kind() const = 0;
+  // The SRS key of `request` ("porep-32g"); std::invalid_argument when its fields cannot be
+  // served (unknown registered proof, sector size that does not match it).
+  virtual std::string circuit_id(const ProofRequest& request) const = 0;
+  // Parses and checks the payload; std::invalid_argument with the reason for bad input.
+  virtual std::unique_ptr<PreparedJob> prepare(const ProofRequest& request,
+                                               ThreadPool& pool) const = 0;
+  // nullopt when `circuit_id` is not this handler's; std::invalid_argument when it is but its
+  // parameter files are missing under `param_cache`.
+  virtual std::optional<SrsSpec> srs_spec(const std::string& circuit_id,
+                                          const std::filesystem::path& param_cache) const = 0;
+};
+
+// Working-set bytes of one partition from synthesis until its proof is out, for parameters of
+// this shape: a, b, c over the domain, the assignments, and the prover's transients (the
+// quotient's two extra domain-sized vectors, the MSMs' scalar copies).
+uint64_t partition_working_set(const groth16::Parameters& params);
+// Host bytes of loaded parameters.
+uint64_t parameters_bytes(const groth16::Parameters& params);
+
+// The handlers this build serves (PoRep C2 today).
+std::vector<std::shared_ptr<const CircuitHandler>> default_handlers();
+
+}  // namespace cuzk::engine

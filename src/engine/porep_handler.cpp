@@ -1,0 +1,177 @@
+#include "engine/porep_handler.hpp"
+
+#include <stdexcept>
+#include <string_view>
+
+#include "filecoin/c1_wrapper.hpp"
+#include "filecoin/registered_proof.hpp"
+#include "porep/parameter_cache.hpp"
+#include "porep/public_inputs.hpp"
+#include "porep/seal_commit_phase2.hpp"
+#include "porep/stacked_circuit.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+using filecoin::ApiFeature;
+using filecoin::RegisteredSealProof;
+
+struct SizeName {
+  uint64_t bytes;
+  const char* suffix;
+};
+constexpr SizeName kSizes[] = {{2048, "2k"},
+                               {8ull << 20, "8m"},
+                               {512ull << 20, "512m"},
+                               {32ull << 30, "32g"},
+                               {64ull << 30, "64g"}};
+
+std::string size_suffix(uint64_t bytes) {
+  for (const SizeName& s : kSizes)
+    if (s.bytes == bytes) return s.suffix;
+  throw std::invalid_argument("no PoRep circuit for sector size " + std::to_string(bytes));
+}
+
+bool is_ni(RegisteredSealProof p) {
+  const auto& f = filecoin::seal_proof_info(p).feature;
+  return f && *f == ApiFeature::kNonInteractivePoRep;
+}
+
+std::string circuit_id_of(RegisteredSealProof p) {
+  const auto& info = filecoin::seal_proof_info(p);
+  return std::string(is_ni(p) ? "porep-ni-" : "porep-") + size_suffix(info.sector_size);
+}
+
+// The registered proof whose shape a circuit id names (parameter files depend on the shape
+// only: V1, V1_1 and synthetic proofs of one size share them).
+RegisteredSealProof proof_of_circuit_id(const std::string& id) {
+  for (uint32_t i = 0; i < filecoin::kSealProofCount; ++i) {
+    const auto p = static_cast<RegisteredSealProof>(i);
+    if (filecoin::seal_proof_info(p).api_version == filecoin::ApiVersion::kV1_0_0) continue;
+    if (circuit_id_of(p) == id) return p;
+  }
+  throw std::invalid_argument("unknown circuit id \"" + id +
+                              "\" (PoRep ids: porep-2k, porep-8m, porep-512m, porep-32g, "
+                              "porep-64g, porep-ni-<size>)");
+}
+
+class PorepJob final : public PreparedJob {
+ public:
+  PorepJob(filecoin::SealCommitPhase1Output c1, porep::PublicParams pp, uint64_t payload_bytes)
+      : c1_(std::move(c1)),
+        pp_(std::move(pp)),
+        graph_(pp_.graph()),
+        inputs_(porep::PorepPublicInputs::from_c1(c1_)),
+        payload_bytes_(payload_bytes) {}
+
+  unsigned partitions() const override { return pp_.partitions; }
+  // The parsed C1 is about as large as its JSON; the graph's Feistel table is small.
+  uint64_t resident_bytes() const override { return payload_bytes_; }
+
+  std::unique_ptr<SynthesizedPartition> synthesize(unsigned k) const override {
+    auto out = std::make_unique<SynthesizedPartition>();
+    out->index = k;
+    out->public_inputs = porep::public_inputs(pp_, inputs_, k, &graph_);
+    const porep::StackedCircuit circuit = porep::StackedCircuit::from_c1(c1_, pp_, k);
+    circuit.synthesize(out->assignment);
+    out->assignment.add_input_constraints();
+    return out;
+  }
+
+ private:
+  filecoin::SealCommitPhase1Output c1_;
+  porep::PublicParams pp_;
+  filecoin::StackedGraph graph_;
+  porep::PorepPublicInputs inputs_;
+  uint64_t payload_bytes_;
+};
+
+class PorepHandler final : public CircuitHandler {
+ public:
+  ProofKind kind() const override { return ProofKind::kPorepSealCommit; }
+
+  std::string circuit_id(const ProofRequest& r) const override {
+    const RegisteredSealProof p = filecoin::seal_proof_from_id(r.registered_proof);
+    const auto& info = filecoin::seal_proof_info(p);
+    if (r.sector_size != 0 && r.sector_size != info.sector_size) {
+      throw std::invalid_argument("sector_size " + std::to_string(r.sector_size) +
+                                  " does not match registered proof " + std::string(info.name) +
+                                  " (" + std::to_string(info.sector_size) + " bytes)");
+    }
+    return circuit_id_of(p);
+  }
+
+  std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool& pool) const override {
+    if (r.vanilla_proof.empty()) {
+      throw std::invalid_argument("vanilla_proof is empty (PoRep needs the C1 output JSON)");
+    }
+    filecoin::C1Document doc;
+    try {
+      doc = filecoin::parse_c1_document(std::string_view(
+          reinterpret_cast<const char*>(r.vanilla_proof.data()), r.vanilla_proof.size()));
+    } catch (const std::exception& e) {
+      throw std::invalid_argument(std::string("malformed C1 output: ") + e.what());
+    }
+    const RegisteredSealProof want = filecoin::seal_proof_from_id(r.registered_proof);
+    if (doc.c1.registered_proof != want) {
+      throw std::invalid_argument(
+          "the request names " + std::string(filecoin::seal_proof_info(want).name) +
+          ", the C1 output is " +
+          std::string(filecoin::seal_proof_info(doc.c1.registered_proof).name));
+    }
+    if (doc.sector_num && r.sector_number != 0 && *doc.sector_num != r.sector_number) {
+      throw std::invalid_argument("sector_number " + std::to_string(r.sector_number) +
+                                  " does not match the C1 wrapper's SectorNum " +
+                                  std::to_string(*doc.sector_num));
+    }
+    porep::PublicParams pp = porep::PublicParams::for_proof(doc.c1.registered_proof);
+    try {
+      porep::check_c1(doc.c1, pp, &pool);
+    } catch (const porep::C1RejectedError& e) {
+      throw std::invalid_argument(e.what());
+    }
+    return std::make_unique<PorepJob>(std::move(doc.c1), std::move(pp), r.vanilla_proof.size());
+  }
+
+  std::optional<SrsSpec> srs_spec(const std::string& id,
+                                  const std::filesystem::path& param_cache) const override {
+    if (id.rfind("porep-", 0) != 0) return std::nullopt;
+    const porep::PublicParams pp = porep::PublicParams::for_proof(proof_of_circuit_id(id));
+    SrsSpec spec;
+    spec.circuit_id = id;
+    spec.file = porep::parameter_files(param_cache, pp).params;
+    spec.load = [param_cache, pp](ThreadPool& pool) {
+      return porep::read_parameter_file(param_cache, pp, pool);
+    };
+    return spec;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const CircuitHandler> make_porep_handler() {
+  return std::make_shared<PorepHandler>();
+}
+
+std::vector<std::shared_ptr<const CircuitHandler>> default_handlers() {
+  return {make_porep_handler()};
+}
+
+uint64_t parameters_bytes(const groth16::Parameters& p) {
+  return (p.vk.ic.size() + p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) *
+             sizeof(G1Affine) +
+         p.b_g2.size() * sizeof(G2Affine);
+}
+
+uint64_t partition_working_set(const groth16::Parameters& p) {
+  const uint64_t domain = p.h.size() + 1;             // rows <= domain
+  const uint64_t vars = p.l.size() + p.vk.ic.size();  // aux + inputs
+  const uint64_t fr = sizeof(Fr);
+  // a, b, c and two more domain vectors in the quotient; the assignment and one scalar copy per
+  // MSM in flight; densities (bits) and allocator slack: 1/16 on top.
+  const uint64_t bytes = 5 * domain * fr + 2 * vars * fr + 3 * vars / 8;
+  return bytes + bytes / 16;
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,109 @@
+// SrsManager: the Groth16 parameters of each circuit id, loaded once and shared by every job that
+// proves that circuit. Tiers as cuzk.v1 reports them: HOT (host copy loaded and the device copy
+// made by a GPU worker), WARM (host copy loaded), COLD (known, not loaded). A lease is a
+// reference: leased parameters are never evicted. Loading reserves the parameters' bytes in the
+// memory budget, evicting unreferenced entries in LRU order to make room.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/circuit_handler.hpp"
+#include "engine/engine.hpp"
+#include "engine/memory_budget.hpp"
+#include "groth16/types.hpp"
+#include "groth16/verifier.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::engine {
+
+struct LoadedSrs {
+  std::string circuit_id;
+  groth16::Parameters params;
+  groth16::PreparedVerifyingKey pvk;
+  uint64_t bytes = 0;                  // host bytes of params
+  uint64_t partition_working_set = 0;  // partition_working_set(params)
+};
+
+class SrsManager;
+
+// Holds one reference to loaded parameters (move-only).
+class SrsLease {
+ public:
+  SrsLease() = default;
+  SrsLease(SrsManager* manager, std::shared_ptr<const LoadedSrs> srs)
+      : manager_(manager), srs_(std::move(srs)) {}
+  SrsLease(SrsLease&& o) noexcept : manager_(o.manager_), srs_(std::move(o.srs_)) {}
+  SrsLease& operator=(SrsLease&& o) noexcept;
+  SrsLease(const SrsLease&) = delete;
+  SrsLease& operator=(const SrsLease&) = delete;
+  ~SrsLease() { reset(); }
+  void reset();
+
+  const LoadedSrs& operator*() const { return *srs_; }
+  const LoadedSrs* operator->() const { return srs_.get(); }
+  explicit operator bool() const { return srs_ != nullptr; }
+
+ private:
+  SrsManager* manager_ = nullptr;
+  std::shared_ptr<const LoadedSrs> srs_;
+};
+
+class SrsManager {
+ public:
+  using Resolver = std::function<SrsSpec(const std::string& circuit_id)>;
+
+  // `resolve` maps a circuit id to its spec (std::invalid_argument for unknown ids or missing
+  // files); `pool` parses parameter files.
+  SrsManager(Resolver resolve, MemoryBudget& budget, ThreadPool& pool);
+
+  // The parameters of `circuit_id`, loading them if needed (one load per id at a time; other
+  // callers wait for it). `load_ms` gets the time this call waited for a load (0 when resident).
+  // std::invalid_argument for unknown ids / missing files / a budget smaller than the
+  // parameters; std::runtime_error when `abandon` turns true while waiting for memory.
+  SrsLease acquire(const std::string& circuit_id, uint64_t* load_ms,
+                   const std::function<bool()>& abandon);
+
+  PreloadResult preload(const std::string& circuit_id);
+  EvictResult evict(const std::string& circuit_id);
+  // Evicts unreferenced parameters, least recently used first, until `bytes` more fit in the
+  // budget or nothing unreferenced is left.
+  void reclaim(uint64_t bytes);
+  // A GPU worker has the device copy of `circuit_id` (reported as HOT until evicted).
+  void mark_on_device(const std::string& circuit_id);
+  std::vector<SrsInfo> list() const;
+
+ private:
+  friend class SrsLease;
+  struct Entry {
+    std::shared_ptr<const LoadedSrs> srs;  // null: not loaded (COLD)
+    Reservation reservation;
+    uint32_t refs = 0;
+    bool loading = false;
+    bool on_device = false;
+    uint64_t last_used = 0;  // LRU tick
+    uint64_t known_bytes = 0;
+  };
+  void release(const std::string& circuit_id);
+  // Evicts unreferenced loaded entries other than `keep`, least recently used first, until
+  // `bytes` more fit in the budget (or nothing is left to evict). Caller holds mu_.
+  void make_room(uint64_t bytes, const std::string& keep);
+
+  Resolver resolve_;
+  MemoryBudget& budget_;
+  ThreadPool& pool_;
+  mutable std::mutex mu_;
+  std::condition_variable loaded_;
+  std::map<std::string, Entry> entries_;
+  uint64_t tick_ = 0;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,444 @@
+// The engine's scheduling, pipeline and admission rules, observed with real (small) Groth16
+// proofs of a fake proof kind: completion with proofs that verify under the circuit's own key,
+// priority order, FIFO within a level, batching by size / timeout / higher-priority flush,
+// sort_by_type, cancellation (pending and running, memory returned), idempotent request ids,
+// await timeouts, bad input failing only its job, the memory budget never exceeded, SRS
+// preload/evict, shutdown (finish and cancel) and the Prometheus text.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "engine/engine.hpp"
+#include "engine/metrics.hpp"
+#include "fake_handler.hpp"
+#include "groth16/proof_io.hpp"
+#include "groth16/verifier.hpp"
+
+namespace cuzk::engine::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> n{0};
+    path_ = std::filesystem::temp_directory_path() /
+            ("cuzk-engine-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct Harness {
+  TempDir dir;
+  SynthesisLog log;
+  std::unique_ptr<Engine> engine;
+
+  explicit Harness(EngineConfig config = base_config()) {
+    std::vector<std::shared_ptr<const CircuitHandler>> handlers{
+        std::make_shared<FakeHandler>(dir.path(), &log)};
+    engine = std::make_unique<Engine>(std::move(config), std::move(handlers));
+  }
+  static EngineConfig base_config() {
+    EngineConfig c;
+    c.backend = "cpu";
+    c.threads = 1;
+    c.cpu_workers = 1;
+    c.synthesis_workers = 1;
+    c.synthesis_lookahead = 1;
+    return c;
+  }
+  SubmitResult submit(const std::string& tag, const std::string& payload,
+                      Priority priority = Priority::kNormal, uint64_t circuit = 1) {
+    ProofRequest r;
+    r.request_id = tag;
+    r.kind = ProofKind::kWinningPost;
+    r.sector_size = circuit;
+    r.priority = priority;
+    r.vanilla_proof.assign(payload.begin(), payload.end());
+    return engine->submit(std::move(r));
+  }
+  JobResult wait(const std::string& id) {
+    auto r = engine->await(id, 60s);
+    EXPECT_TRUE(r.has_value()) << id << " did not finish in 60 s";
+    return r.value_or(JobResult{});
+  }
+  // Order in which jobs (by tag) started their first partition.
+  std::vector<std::string> first_partitions() const {
+    std::vector<std::string> out;
+    for (const auto& e : log.entries())
+      if (e.ends_with("/0")) out.push_back(e.substr(0, e.size() - 2));
+    return out;
+  }
+  void wait_for_log(const std::string& entry) const {
+    for (int i = 0; i < 1000; ++i) {
+      const auto e = log.entries();
+      if (std::find(e.begin(), e.end(), entry) != e.end()) return;
+      std::this_thread::sleep_for(5ms);
+    }
+    FAIL() << entry << " never synthesized";
+  }
+};
+
+groth16::Parameters fake_parameters() {
+  ThreadPool pool(1);
+  const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
+  return groth16::generate_parameters_insecure(
+      circuit, groth16::ToxicWaste::insecure_from_seed("engine tests"), pool);
+}
+
+TEST(Engine, CompletedProofsVerifyUnderTheCircuitsKey) {
+  Harness h;
+  const SubmitResult s = h.submit("a", "3,0");
+  EXPECT_FALSE(s.job_id.empty());
+  const JobResult r = h.wait(s.job_id);
+  ASSERT_EQ(r.state, JobState::kCompleted) << r.error_message;
+  ASSERT_EQ(r.proof.size(), 3 * groth16::kProofBytes);
+  const auto proofs = groth16::decode_proofs(r.proof);
+  ASSERT_TRUE(proofs);
+  const auto pvk = groth16::prepare_verifying_key(fake_parameters().vk);
+  const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
+  for (const auto& p : *proofs)
+    EXPECT_TRUE(groth16::verify_proof(pvk, p, circuit.public_inputs()));
+  // Fresh randomness per partition: no two partition proofs are equal.
+  EXPECT_NE((*proofs)[0].a, (*proofs)[1].a);
+  EXPECT_GE(r.timings.total_ms, r.timings.queue_wait_ms);
+  EXPECT_EQ(r.batch_size, 1u);
+  const EngineStatus st = h.engine->status();
+  EXPECT_EQ(st.completed, 1u);
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_EQ(st.srs[0].circuit_id, "fake-1");
+  EXPECT_EQ(st.srs[0].tier, SrsTier::kWarm);
+  EXPECT_EQ(st.srs[0].ref_count, 0u);
+  EXPECT_GT(st.srs[0].size_bytes, 0u);
+}
+
+TEST(Engine, HigherPriorityFirstFifoWithinALevel) {
+  Harness h;
+  const auto a = h.submit("A", "1,400");
+  h.wait_for_log("A/0");
+  std::vector<std::string> ids;
+  ids.push_back(h.submit("B", "1,0", Priority::kLow).job_id);
+  ids.push_back(h.submit("C", "1,0", Priority::kNormal).job_id);
+  ids.push_back(h.submit("C2", "1,0", Priority::kUnspecified).job_id);  // NORMAL
+  ids.push_back(h.submit("D", "1,0", Priority::kCritical).job_id);
+  ids.push_back(h.submit("E", "1,0", Priority::kHigh).job_id);
+  EXPECT_EQ(h.wait(a.job_id).state, JobState::kCompleted);
+  for (const auto& id : ids)
+    EXPECT_EQ(h.wait(id).state, JobState::kCompleted);
+  EXPECT_EQ(h.first_partitions(), (std::vector<std::string>{"A", "D", "E", "C", "C2", "B"}));
+}
+
+TEST(Engine, QueuePositionCountsJobsAheadAtTheSameOrHigherPriority) {
+  Harness h;
+  h.submit("A", "1,300");
+  h.wait_for_log("A/0");
+  EXPECT_EQ(h.submit("B", "1,0", Priority::kLow).queue_position, 0u);
+  EXPECT_EQ(h.submit("C", "1,0", Priority::kHigh).queue_position, 0u);
+  EXPECT_EQ(h.submit("D", "1,0", Priority::kNormal).queue_position, 1u);  // C
+  EXPECT_EQ(h.submit("E", "1,0", Priority::kLow).queue_position, 3u);     // B, C, D
+}
+
+TEST(Engine, BatchReleasedWhenFull) {
+  EngineConfig c = Harness::base_config();
+  c.max_batch_size = 3;
+  c.max_batch_wait_ms = 60000;
+  Harness h(c);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::string> ids;
+  for (const char* tag : {"a", "b", "c"})
+    ids.push_back(h.submit(tag, "1,0").job_id);
+  for (const auto& id : ids) {
+    const JobResult r = h.wait(id);
+    EXPECT_EQ(r.state, JobState::kCompleted);
+    EXPECT_EQ(r.batch_size, 3u);
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 30s);  // not held for the 60 s wait
+}
+
+TEST(Engine, PartialBatchReleasedAfterTheWait) {
+  EngineConfig c = Harness::base_config();
+  c.max_batch_size = 4;
+  c.max_batch_wait_ms = 300;
+  Harness h(c);
+  const auto a = h.submit("a", "1,0");
+  const auto b = h.submit("b", "1,0");
+  for (const auto& id : {a.job_id, b.job_id}) {
+    const JobResult r = h.wait(id);
+    EXPECT_EQ(r.state, JobState::kCompleted);
+    EXPECT_EQ(r.batch_size, 2u);
+    EXPECT_GE(r.timings.queue_wait_ms, 250u);
+  }
+}
+
+TEST(Engine, HigherPriorityArrivalFlushesTheCollectingBatch) {
+  EngineConfig c = Harness::base_config();
+  c.max_batch_size = 4;
+  c.max_batch_wait_ms = 60000;
+  Harness h(c);
+  const auto a = h.submit("a", "1,0");
+  const auto b = h.submit("b", "1,0");
+  const auto x = h.submit("x", "1,0", Priority::kHigh, 2);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(h.wait(x.job_id).batch_size, 1u);
+  EXPECT_EQ(h.wait(a.job_id).batch_size, 2u);
+  EXPECT_EQ(h.wait(b.job_id).state, JobState::kCompleted);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 30s);
+}
+
+TEST(Engine, SortByTypeKeepsTheLoadedCircuitTogether) {
+  for (const bool sort : {false, true}) {
+    EngineConfig c = Harness::base_config();
+    c.sort_by_type = sort;
+    Harness h(c);
+    const auto a = h.submit("A", "1,400", Priority::kNormal, 1);
+    h.wait_for_log("A/0");
+    std::vector<std::string> ids;
+    ids.push_back(h.submit("Y1", "1,0", Priority::kNormal, 2).job_id);
+    ids.push_back(h.submit("X2", "1,0", Priority::kNormal, 1).job_id);
+    ids.push_back(h.submit("Y2", "1,0", Priority::kNormal, 2).job_id);
+    ids.push_back(h.submit("X3", "1,0", Priority::kNormal, 1).job_id);
+    h.wait(a.job_id);
+    for (const auto& id : ids)
+      EXPECT_EQ(h.wait(id).state, JobState::kCompleted);
+    const std::vector<std::string> want =
+        sort ? std::vector<std::string>{"A", "X2", "X3", "Y1", "Y2"}
+             : std::vector<std::string>{"A", "Y1", "X2", "Y2", "X3"};
+    EXPECT_EQ(h.first_partitions(), want) << "sort_by_type " << sort;
+  }
+}
+
+TEST(Engine, CancelPendingJob) {
+  Harness h;
+  const auto a = h.submit("A", "1,300");
+  h.wait_for_log("A/0");
+  const auto b = h.submit("B", "1,0");
+  const CancelResult c = h.engine->cancel(b.job_id);
+  EXPECT_TRUE(c.found);
+  EXPECT_FALSE(c.was_running);
+  EXPECT_EQ(h.wait(b.job_id).state, JobState::kCancelled);
+  EXPECT_EQ(h.wait(a.job_id).state, JobState::kCompleted);
+  EXPECT_EQ(h.first_partitions(), std::vector<std::string>{"A"});
+  EXPECT_FALSE(h.engine->cancel("job-unknown").found);
+  EXPECT_FALSE(h.engine->cancel(a.job_id).was_running);  // already final
+}
+
+TEST(Engine, CancelRunningJobStopsAtAPartitionBoundaryAndReturnsItsMemory) {
+  EngineConfig c = Harness::base_config();
+  c.memory_budget_bytes = 64ull << 20;
+  Harness h(c);
+  const auto a = h.submit("A", "8,150");
+  h.wait_for_log("A/1");
+  const CancelResult cr = h.engine->cancel(a.job_id);
+  EXPECT_TRUE(cr.found);
+  EXPECT_TRUE(cr.was_running);
+  const JobResult r = h.wait(a.job_id);
+  EXPECT_EQ(r.state, JobState::kCancelled);
+  EXPECT_TRUE(r.proof.empty());
+  std::this_thread::sleep_for(600ms);
+  EXPECT_LE(h.log.entries().size(), 3u);  // at most the partition under way when cancelled
+  // Only the (unreferenced) parameters stay reserved.
+  const EngineStatus st = h.engine->status();
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_EQ(st.srs[0].ref_count, 0u);
+  EXPECT_EQ(st.memory_in_use_bytes, st.srs[0].size_bytes);
+  // The engine goes on serving.
+  EXPECT_EQ(h.wait(h.submit("B", "1,0").job_id).state, JobState::kCompleted);
+}
+
+TEST(Engine, ResubmittedRequestIdReturnsTheSameJob) {
+  Harness h;
+  const auto first = h.submit("same", "1,0");
+  const auto again = h.submit("same", "1,0");
+  EXPECT_EQ(first.job_id, again.job_id);
+  EXPECT_FALSE(first.duplicate);
+  EXPECT_TRUE(again.duplicate);
+  EXPECT_EQ(h.wait(first.job_id).state, JobState::kCompleted);
+  EXPECT_EQ(h.submit("same", "1,0").job_id, first.job_id);  // also after completion
+  EXPECT_EQ(h.log.entries().size(), 1u);
+  // Without a request id every submission is a new job.
+  EXPECT_NE(h.submit("", "1,0").job_id, h.submit("", "1,0").job_id);
+}
+
+TEST(Engine, AwaitTimesOutThenReturnsTheResult) {
+  Harness h;
+  const auto a = h.submit("A", "1,500");
+  EXPECT_FALSE(h.engine->await(a.job_id, 20ms).has_value());
+  const auto r = h.engine->await(a.job_id, 0ms);  // zero: wait for ever
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->state, JobState::kCompleted);
+  const auto unknown = h.engine->await("job-404", 10ms);
+  ASSERT_TRUE(unknown);
+  EXPECT_EQ(unknown->state, JobState::kFailed);
+  EXPECT_NE(unknown->error_message.find("unknown job id"), std::string::npos);
+}
+
+TEST(Engine, BadInputFailsItsJobOnly) {
+  Harness h;
+  const auto bad = h.submit("bad", "bad");
+  ProofRequest snap;
+  snap.kind = ProofKind::kSnapDealsUpdate;
+  const auto unsupported = h.engine->submit(snap);
+  ProofRequest unspecified;
+  const auto none = h.engine->submit(unspecified);
+  const auto no_size = h.submit("nosize", "1,0", Priority::kNormal, 0);
+  const auto good = h.submit("good", "2,0");
+
+  JobResult r = h.wait(bad.job_id);
+  EXPECT_EQ(r.state, JobState::kFailed);
+  EXPECT_NE(r.error_message.find("malformed payload \"bad\""), std::string::npos)
+      << r.error_message;
+  r = h.wait(unsupported.job_id);
+  EXPECT_EQ(r.state, JobState::kFailed);
+  EXPECT_NE(r.error_message.find("(snap) is not supported"), std::string::npos) << r.error_message;
+  r = h.wait(none.job_id);
+  EXPECT_EQ(r.state, JobState::kFailed);
+  EXPECT_NE(r.error_message.find("(unspecified) is not supported"), std::string::npos);
+  r = h.wait(no_size.job_id);
+  EXPECT_EQ(r.state, JobState::kFailed);
+  EXPECT_NE(r.error_message.find("sector_size must be set"), std::string::npos);
+  EXPECT_EQ(h.wait(good.job_id).state, JobState::kCompleted);
+  const EngineStatus st = h.engine->status();
+  EXPECT_EQ(st.failed, 4u);
+  EXPECT_EQ(st.completed, 1u);
+}
+
+TEST(Engine, MemoryBudgetIsNeverExceeded) {
+  const groth16::Parameters params = fake_parameters();
+  const uint64_t srs = parameters_bytes(params), part = partition_working_set(params);
+  EngineConfig c = Harness::base_config();
+  c.synthesis_workers = 2;
+  c.cpu_workers = 2;
+  c.synthesis_lookahead = 4;
+  // Room for the parameters, the prepared jobs and one and a half partitions.
+  c.memory_budget_bytes = srs + 20 * 1000 + part + part / 2;
+  Harness h(c);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 20; ++i)
+    ids.push_back(h.submit("j" + std::to_string(i), "2,5").job_id);
+  for (const auto& id : ids)
+    EXPECT_EQ(h.wait(id).state, JobState::kCompleted);
+  const EngineStatus st = h.engine->status();
+  EXPECT_LE(st.memory_peak_bytes, c.memory_budget_bytes);
+  EXPECT_GE(st.memory_peak_bytes, srs + part);  // the accounting did run
+  EXPECT_EQ(st.memory_in_use_bytes, srs);
+}
+
+TEST(Engine, JobLargerThanTheBudgetFailsWithTheNumbers) {
+  const groth16::Parameters params = fake_parameters();
+  EngineConfig c = Harness::base_config();
+  c.memory_budget_bytes = parameters_bytes(params) + 2000;  // parameters fit, a partition not
+  Harness h(c);
+  const JobResult r = h.wait(h.submit("big", "1,0").job_id);
+  EXPECT_EQ(r.state, JobState::kFailed);
+  EXPECT_NE(r.error_message.find("memory budget is"), std::string::npos) << r.error_message;
+}
+
+TEST(Engine, PreloadAndEvictParameters) {
+  Harness h;
+  PreloadResult p = h.engine->preload_srs("fake-9");
+  EXPECT_FALSE(p.already_loaded);
+  p = h.engine->preload_srs("fake-9");
+  EXPECT_TRUE(p.already_loaded);
+  EngineStatus st = h.engine->status();
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_EQ(st.srs[0].tier, SrsTier::kWarm);
+  EXPECT_EQ(st.memory_in_use_bytes, st.srs[0].size_bytes);
+  const EvictResult e = h.engine->evict_srs("fake-9");
+  EXPECT_TRUE(e.was_loaded);
+  EXPECT_EQ(e.freed_bytes, st.srs[0].size_bytes);
+  st = h.engine->status();
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_EQ(st.srs[0].tier, SrsTier::kCold);
+  EXPECT_EQ(st.memory_in_use_bytes, 0u);
+  EXPECT_FALSE(h.engine->evict_srs("fake-9").was_loaded);
+  EXPECT_THROW(h.engine->preload_srs("porep-32g"), std::invalid_argument);  // not served here
+  EXPECT_THROW(h.engine->evict_srs("nonsense"), std::invalid_argument);
+}
+
+TEST(Engine, ShutdownFinishesInFlightJobs) {
+  EngineConfig c = Harness::base_config();
+  Harness h(c);
+  std::vector<std::string> ids;
+  for (const char* tag : {"a", "b", "c"})
+    ids.push_back(h.submit(tag, "2,50").job_id);
+  h.engine->shutdown(false);
+  EXPECT_FALSE(h.engine->accepting());
+  for (const auto& id : ids)
+    EXPECT_EQ(h.wait(id).state, JobState::kCompleted);
+  EXPECT_THROW(h.submit("late", "1,0"), std::runtime_error);
+}
+
+TEST(Engine, ShutdownWithCancelEndsEveryJob) {
+  Harness h;
+  const auto a = h.submit("a", "4,200");
+  h.wait_for_log("a/0");
+  const auto b = h.submit("b", "4,200");
+  const auto t0 = std::chrono::steady_clock::now();
+  h.engine->shutdown(true);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_EQ(h.wait(a.job_id).state, JobState::kCancelled);
+  EXPECT_EQ(h.wait(b.job_id).state, JobState::kCancelled);
+  EXPECT_EQ(h.first_partitions(), std::vector<std::string>{"a"});
+}
+
+TEST(Engine, MetricsTextHasCountersHistogramsAndGauges) {
+  EngineConfig c = Harness::base_config();
+  c.memory_budget_bytes = 1ull << 30;
+  Harness h(c);
+  h.wait(h.submit("a", "2,0").job_id);
+  h.wait(h.submit("bad", "bad").job_id);
+  const std::string m = h.engine->metrics_text();
+  EXPECT_NE(m.find("# TYPE cuzk_proofs_total counter\n"), std::string::npos);
+  EXPECT_NE(m.find("cuzk_proofs_total{kind=\"winning\",outcome=\"completed\"} 1\n"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("cuzk_proofs_total{kind=\"winning\",outcome=\"failed\"} 1\n"),
+            std::string::npos);
+  EXPECT_NE(m.find("cuzk_partitions_total{kind=\"winning\"} 2\n"), std::string::npos);
+  EXPECT_NE(m.find("# TYPE cuzk_job_phase_seconds histogram\n"), std::string::npos);
+  EXPECT_NE(m.find("cuzk_job_phase_seconds_bucket{kind=\"winning\",phase=\"total\",le=\"+Inf\"} 2"),
+            std::string::npos);
+  EXPECT_NE(m.find("cuzk_job_phase_seconds_count{kind=\"winning\",phase=\"synthesis\"} 1"),
+            std::string::npos);
+  EXPECT_NE(m.find("cuzk_memory_budget_bytes 1073741824\n"), std::string::npos);
+  EXPECT_NE(m.find("cuzk_queue_jobs{kind=\"porep\",state=\"pending\"} 0\n"), std::string::npos);
+  EXPECT_NE(m.find("cuzk_prover_busy_seconds_total{worker=\"cpu:0\"}"), std::string::npos);
+  EXPECT_NE(m.find("cuzk_srs_loaded_bytes{circuit_id=\"fake-1\",tier=\"warm\"}"),
+            std::string::npos);
+}
+
+TEST(Metrics, TextExpositionFormat) {
+  Metrics m;
+  m.declare("t_total", "A counter.", Metrics::Type::kCounter);
+  m.declare("t_seconds", "A histogram.", Metrics::Type::kHistogram, {0.5, 1, 5});
+  m.add("t_total", {{"k", "a\"b\\c\nd"}}, 2);
+  m.add("t_total", {{"k", "a\"b\\c\nd"}}, 1.5);
+  for (double v : {0.1, 0.7, 0.9, 3.0, 100.0})
+    m.observe("t_seconds", {}, v);
+  EXPECT_EQ(m.render(),
+            "# HELP t_total A counter.\n"
+            "# TYPE t_total counter\n"
+            "t_total{k=\"a\\\"b\\\\c\\nd\"} 3.5\n"
+            "# HELP t_seconds A histogram.\n"
+            "# TYPE t_seconds histogram\n"
+            "t_seconds_bucket{le=\"0.5\"} 1\n"
+            "t_seconds_bucket{le=\"1\"} 3\n"
+            "t_seconds_bucket{le=\"5\"} 4\n"
+            "t_seconds_bucket{le=\"+Inf\"} 5\n"
+            "t_seconds_sum 104.7\n"
+            "t_seconds_count 5\n");
+  EXPECT_THROW(m.add("undeclared", {}, 1), std::logic_error);
+}
+
+}  // namespace
+}  // namespace cuzk::engine::test

@@ -1,0 +1,108 @@
+// A proof kind for engine tests: a small random circuit (tests/groth16/random_circuit.hpp) whose
+// payload "P,M" asks for P partitions, each synthesized in about M ms, so scheduling can be
+// observed with real proofs in milliseconds. Its circuit id is "fake-<sector_size>"; payload
+// "bad" is refused as bad input. Every partition synthesis is logged as "<request_id>/<k>".
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/circuit_handler.hpp"
+#include "groth16/setup.hpp"
+#include "random_circuit.hpp"
+
+namespace cuzk::engine::test {
+
+inline constexpr uint64_t kFakeCircuitSeed = 7;
+inline constexpr size_t kFakeConstraints = 200;
+
+class SynthesisLog {
+ public:
+  void add(std::string entry) {
+    std::lock_guard<std::mutex> lock(mu_);
+    entries_.push_back(std::move(entry));
+  }
+  std::vector<std::string> entries() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return entries_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::string> entries_;
+};
+
+class FakeJob final : public PreparedJob {
+ public:
+  FakeJob(unsigned partitions, unsigned ms, std::string tag, SynthesisLog* log)
+      : partitions_(partitions), ms_(ms), tag_(std::move(tag)), log_(log) {}
+  unsigned partitions() const override { return partitions_; }
+  uint64_t resident_bytes() const override { return 1000; }
+  std::unique_ptr<SynthesizedPartition> synthesize(unsigned k) const override {
+    log_->add(tag_ + "/" + std::to_string(k));
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
+    const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
+    auto out = std::make_unique<SynthesizedPartition>();
+    out->index = k;
+    circuit.synthesize(out->assignment);
+    out->assignment.add_input_constraints();
+    out->public_inputs = circuit.public_inputs();
+    return out;
+  }
+
+ private:
+  unsigned partitions_, ms_;
+  std::string tag_;
+  SynthesisLog* log_;
+};
+
+class FakeHandler final : public CircuitHandler {
+ public:
+  // `dir` holds a stand-in parameter file per circuit (its size is the load estimate).
+  FakeHandler(std::filesystem::path dir, SynthesisLog* log) : dir_(std::move(dir)), log_(log) {}
+
+  ProofKind kind() const override { return ProofKind::kWinningPost; }
+
+  std::string circuit_id(const ProofRequest& r) const override {
+    if (r.sector_size == 0) throw std::invalid_argument("fake: sector_size must be set");
+    return "fake-" + std::to_string(r.sector_size);
+  }
+
+  std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool&) const override {
+    const std::string payload(r.vanilla_proof.begin(), r.vanilla_proof.end());
+    unsigned partitions = 0, ms = 0;
+    if (std::sscanf(payload.c_str(), "%u,%u", &partitions, &ms) != 2 || partitions == 0) {
+      throw std::invalid_argument("fake: malformed payload \"" + payload + "\"");
+    }
+    return std::make_unique<FakeJob>(partitions, ms, r.request_id, log_);
+  }
+
+  std::optional<SrsSpec> srs_spec(const std::string& id,
+                                  const std::filesystem::path&) const override {
+    if (id.rfind("fake-", 0) != 0) return std::nullopt;
+    SrsSpec spec;
+    spec.circuit_id = id;
+    spec.file = dir_ / (id + ".params");
+    if (!std::filesystem::exists(spec.file)) {
+      std::ofstream(spec.file) << std::string(4096, 'x');
+    }
+    spec.load = [](ThreadPool& pool) {
+      const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
+      return groth16::generate_parameters_insecure(
+          circuit, groth16::ToxicWaste::insecure_from_seed("engine tests"), pool);
+    };
+    return spec;
+  }
+
+ private:
+  std::filesystem::path dir_;
+  SynthesisLog* log_;
+};
+
+}  // namespace cuzk::engine::test
