@@ -1,22 +1,31 @@
-// cuzk-bench: in-process microbenchmarks (synth-only) and, with CUDA, the reproducible GPU kernel
-// checks and timing table of issue #4 (kernels).
+// cuzk-bench: the daemon client (single, submit, batch, stress, status, preload, evict, metrics,
+// cancel, await), in-process microbenchmarks (synth-only) and, with CUDA, the reproducible GPU
+// kernel checks and timing table of issue #4 (kernels).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <exception>
 
 #include "synth_only_cmd.hpp"
+#if defined(CUZK_BENCH_CLIENT)
+#include "client_cmd.hpp"
+#endif
 #if defined(CUZK_BENCH_KERNELS)
 #include "kernels_cmd.hpp"
 #endif
 
 int main(int argc, char** argv) {
-  CLI::App app{"cuzk-bench: microbenchmarks and GPU kernel checks"};
+  CLI::App app{"cuzk-bench: daemon client, microbenchmarks and GPU kernel checks"};
   app.require_subcommand(1);
 
   cuzk::bench::SynthOnlyOptions synth;
   bool synth_selected = false;
   cuzk::bench::add_synth_only_command(app, synth, synth_selected);
+
+#if defined(CUZK_BENCH_CLIENT)
+  cuzk::bench::ClientOptions client;
+  cuzk::bench::add_client_commands(app, client);
+#endif
 
 #if defined(CUZK_BENCH_KERNELS)
   cuzk::bench::KernelsOptions k;
@@ -32,9 +41,19 @@ int main(int argc, char** argv) {
   kc->add_option("--wtns", k.wtns, "circom fixture .wtns for the zkey prove rows");
 #endif
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help is a ParseError with exit code 0; every other one is bad input (exit 2).
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   try {
     if (synth_selected) return cuzk::bench::run_synth_only(synth);
+#if defined(CUZK_BENCH_CLIENT)
+    if (client.command != cuzk::bench::ClientOptions::Command::kNone) {
+      return cuzk::bench::run_client(client);
+    }
+#endif
 #if defined(CUZK_BENCH_KERNELS)
     return cuzk::bench::run_kernels(k);
 #else
