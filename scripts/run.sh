@@ -2,11 +2,13 @@
 # The main job on the bundled default, no GPU needed:
 #   1. the BLS12-381 self-check against ../shared/vectors/bls12_381 and a timing table;
 #   2. PoRep end to end for a 2 KiB zero sector: seal (PC1, PC2, C1) -> INSECURE test parameters
-#      (made once, cached in build/demo/params) -> C2 on the GPU if one is present, else the CPU
-#      -> verify; every step prints its phase timings.
+#      (made once, cached in build/demo/params) -> C2 through cuzk-daemon (default config: the
+#      GPU if one is present, else the CPU) with `cuzk-bench single` as the client over the
+#      cuzk.v1 gRPC API on a unix socket -> the daemon stopped with SIGTERM -> verify; every step
+#      prints its phase timings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh cuzk
+scripts/build.sh cuzk cuzk-daemon cuzk-bench
 cuzk=build/cuzk
 work=build/demo
 mkdir -p "$work"
@@ -29,8 +31,21 @@ if ! ls "$work"/params/*stacked-proof-of-replication*.params >/dev/null 2>&1; th
 fi
 
 echo
-echo "== PoRep 2 KiB: C2"
-"$cuzk" porep c2 --c1 "$c1" --params "$work/params" --out "$work/proof.bin" --backend auto
+echo "== PoRep 2 KiB: C2 through cuzk-daemon (default config) and cuzk-bench single"
+sock="$PWD/$work/cuzk.sock"
+FIL_PROOFS_PARAMETER_CACHE="$PWD/$work/params" build/cuzk-daemon --listen "unix://$sock" \
+  > "$work/daemon.log" 2>&1 &
+daemon=$!
+trap 'kill -TERM $daemon 2>/dev/null || true' EXIT
+for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+build/cuzk-bench --addr "unix://$sock" single --c1 "$c1" --out "$work/proof.bin"
+build/cuzk-bench --addr "unix://$sock" status
+kill -TERM "$daemon"
+wait "$daemon" && rc=0 || rc=$?
+trap - EXIT
+echo "cuzk-daemon stopped with SIGTERM (exit $rc); its log:"
+cat "$work/daemon.log"
+[ "$rc" -eq 0 ]
 
 echo
 echo "== PoRep 2 KiB: verify"

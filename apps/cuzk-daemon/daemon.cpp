@@ -1,0 +1,221 @@
+#include "daemon.hpp"
+
+#include <grpcpp/grpcpp.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include "event_log.hpp"
+#include "job_watcher.hpp"
+#include "server/metrics_http.hpp"
+#include "server/proving_service.hpp"
+
+namespace cuzk::daemon {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// A 64 GiB sector's C1 output is ~100 MB; gRPC's default 4 MiB would refuse every real PoRep.
+constexpr int kMaxMessageBytes = 1 << 30;
+// After the engine has drained, handlers still running (awaiters of the last jobs) get this long
+// to return their answers; then gRPC gets kSendGrace to put them on the wire. gRPC's Shutdown
+// waits out its whole deadline while any client connection is open, idle or not, so the
+// deadline is kept short rather than generous.
+constexpr auto kRpcGrace = std::chrono::seconds(5);
+constexpr auto kSendGrace = std::chrono::milliseconds(500);
+
+std::string signal_name(int sig) {
+  return sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : std::to_string(sig);
+}
+
+uint64_t ms_since(Clock::time_point t0) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count());
+}
+
+// Waits for the first signal, then stops: the engine stops accepting and finishes (or cancels)
+// what is in flight, so awaiting clients get their results; a second signal or the shutdown
+// timeout cancels what is left. Then the gRPC server shuts down and main's Wait() returns.
+void stop_on_signal(const sigset_t& signals, const server::DaemonConfig& config,
+                    engine::Engine& engine, JobWatcher& watcher,
+                    const server::ProvingService& service, grpc::Server& server, EventLog& log) {
+  int sig = 0;
+  sigwait(&signals, &sig);
+  const bool cancel = config.shutdown == server::ShutdownMode::kCancel;
+  log.info("shutdown_started", {{"signal", signal_name(sig)},
+                                {"mode", cancel ? "cancel" : "finish"},
+                                {"timeout_s", config.shutdown_timeout_s}});
+  const auto t0 = Clock::now();
+  std::atomic<bool> drained{false};
+  std::thread drain([&] {
+    engine.shutdown(cancel);
+    drained = true;
+  });
+  bool escalated = cancel;
+  while (!drained) {
+    const timespec poll{0, 200'000'000};
+    siginfo_t info{};
+    const int again = sigtimedwait(&signals, &info, &poll);
+    const bool late =
+        config.shutdown_timeout_s != 0 && ms_since(t0) > config.shutdown_timeout_s * 1000;
+    if (!escalated && (again > 0 || late)) {
+      escalated = true;
+      const size_t n = watcher.cancel_all();
+      log.warn("shutdown_escalated",
+               {{"reason", again > 0 ? "second signal" : "timeout"}, {"cancelled_jobs", n}});
+    }
+  }
+  drain.join();
+  watcher.sweep();  // the last jobs' job_finished lines come before engine_stopped
+  log.info("engine_stopped", {{"drain_ms", ms_since(t0)}});
+  const auto t1 = Clock::now();
+  while (service.calls_in_flight() > 0 && Clock::now() - t1 < kRpcGrace) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  server.Shutdown(std::chrono::system_clock::now() + kSendGrace);
+}
+
+}  // namespace
+
+void prepare_unix_socket_path(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent)) {
+    throw std::runtime_error("socket directory " + parent.string() + " does not exist");
+  }
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    throw std::runtime_error(path + ": " + std::strerror(errno));
+  }
+  if (!S_ISSOCK(st.st_mode)) {
+    throw std::runtime_error(path + " exists and is not a socket; not removing it");
+  }
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const bool live =
+      fd >= 0 && connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+  if (fd >= 0) close(fd);
+  if (live) throw std::runtime_error("another process is listening on " + path);
+  if (unlink(path.c_str()) != 0 && errno != ENOENT) {
+    throw std::runtime_error("cannot remove the stale socket " + path + ": " +
+                             std::strerror(errno));
+  }
+}
+
+int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
+  EventLog log(config.log_level, config.log_format == "json");
+  const engine::EngineConfig& ec = config.engine;
+  for (const std::string& note : config.notes)
+    log.warn("config_note", {{"note", note}});
+  log.info("daemon_starting",
+           {{"version", CUZK_VERSION},
+            {"listen", config.listen.grpc_uri()},
+            {"backend", ec.backend},
+            {"param_cache", ec.param_cache.string()},
+            {"memory_budget", server::format_size(ec.memory_budget_bytes)},
+            {"memory_budget_origin", config.memory_budget_origin},
+            {"synthesis_workers", ec.synthesis_workers},
+            {"synthesis_lookahead", ec.synthesis_lookahead},
+            {"threads", ec.threads},
+            {"max_batch_size", ec.max_batch_size},
+            {"shutdown", config.shutdown == server::ShutdownMode::kCancel ? "cancel" : "finish"}});
+
+  try {
+    if (config.listen.is_unix) prepare_unix_socket_path(config.listen.path);
+  } catch (const std::exception& e) {
+    log.error("listen_failed", {{"address", config.listen.grpc_uri()}, {"error", e.what()}});
+    return 1;
+  }
+
+  std::unique_ptr<engine::Engine> engine;
+  try {
+    engine = std::make_unique<engine::Engine>(ec);
+  } catch (const std::exception& e) {
+    log.error("engine_failed", {{"error", e.what()}});
+    return 1;
+  }
+
+  JobWatcher watcher(*engine, log);
+  server::ServiceOptions options;
+  options.on_submitted = [&](const server::SubmitEvent& e) {
+    log.info("job_submitted", {{"job_id", e.result.job_id},
+                               {"request_id", e.request_id},
+                               {"kind", engine::proof_kind_label(e.kind)},
+                               {"sector_size", e.sector_size},
+                               {"input_bytes", e.input_bytes},
+                               {"queue_position", e.result.queue_position},
+                               {"duplicate", e.result.duplicate}});
+    watcher.watch(e);
+  };
+  options.on_client_gone = [&](const std::string& job_id) {
+    log.info("client_gone", {{"job_id", job_id}, {"note", "the job keeps running"}});
+  };
+  server::ProvingService service(*engine, options);
+
+  std::unique_ptr<server::MetricsHttpServer> metrics;
+  if (config.status_listen) {
+    try {
+      metrics = std::make_unique<server::MetricsHttpServer>(
+          *config.status_listen, [&engine] { return engine->metrics_text(); });
+    } catch (const std::exception& e) {
+      log.error("status_listen_failed", {{"error", e.what()}});
+      return 1;
+    }
+    log.info("metrics_listening",
+             {{"address", config.status_listen->host_port}, {"port", metrics->port()}});
+  }
+
+  grpc::ServerBuilder builder;
+  int tcp_port = 0;
+  builder.AddListeningPort(config.listen.grpc_uri(), grpc::InsecureServerCredentials(),
+                           config.listen.is_unix ? nullptr : &tcp_port);
+  builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
+  builder.SetMaxSendMessageSize(kMaxMessageBytes);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> grpc_server;
+  {
+    // Owner-only socket (0600) from the moment it exists: whoever connects can make the daemon
+    // spend its machine. The chmod below covers a gRPC that ignores the umask.
+    const mode_t old_mask = umask(0177);
+    grpc_server = builder.BuildAndStart();
+    umask(old_mask);
+  }
+  if (!grpc_server) {
+    log.error("listen_failed",
+              {{"address", config.listen.grpc_uri()}, {"error", "gRPC could not bind"}});
+    return 1;
+  }
+  if (config.listen.is_unix && chmod(config.listen.path.c_str(), 0600) != 0) {
+    log.warn("chmod_failed", {{"path", config.listen.path}, {"error", std::strerror(errno)}});
+  }
+  log.info("daemon_listening", {{"address", config.listen.grpc_uri()},
+                                {"port", tcp_port},
+                                {"pid", static_cast<int64_t>(getpid())}});
+
+  std::thread signal_thread(
+      [&] { stop_on_signal(signals, config, *engine, watcher, service, *grpc_server, log); });
+  grpc_server->Wait();
+  signal_thread.join();
+
+  watcher.stop();
+  if (metrics) metrics->stop();
+  if (config.listen.is_unix) unlink(config.listen.path.c_str());
+  const engine::EngineStatus s = engine->status();
+  log.info("daemon_stopped",
+           {{"completed", s.completed}, {"failed", s.failed}, {"cancelled", s.cancelled}});
+  return 0;
+}
+
+}  // namespace cuzk::daemon

@@ -1,0 +1,502 @@
+#include "server/daemon_config.hpp"
+
+#include <toml++/toml.h>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace cuzk::server {
+namespace {
+
+constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
+constexpr uint64_t kDefaultSafetyMargin = 5 * kGiB;  // the Rust daemon's default
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::string join(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view n : names)
+    out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+const char* type_name(const toml::node& n) {
+  switch (n.type()) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date/time";
+  }
+}
+
+// [memory] total_budget absent or "auto".
+bool is_auto(const toml::node* n) {
+  if (n == nullptr) return true;
+  const std::optional<std::string> s = n->value<std::string>();
+  return s && lower(trim(*s)) == "auto";
+}
+
+struct Section {
+  std::string_view name;
+  std::vector<std::string_view> keys;
+};
+
+// The schema: every section and key the daemon knows (the Rust daemon's deprecated keys too, so
+// that its config files load; they are reported as notes).
+const std::vector<Section>& schema() {
+  static const std::vector<Section> sections = {
+      {"daemon", {"listen", "status_listen", "shutdown", "shutdown_timeout_s", "result_ttl_s"}},
+      {"srs", {"param_cache", "preload"}},
+      {"memory",
+       {"total_budget", "safety_margin", "eviction_min_idle", "pinned_budget",
+        "working_memory_budget"}},
+      {"gpus", {"devices", "gpu_workers_per_device", "backend", "gpu_threads"}},
+      {"scheduler", {"max_batch_size", "max_batch_wait_ms", "sort_by_type"}},
+      {"synthesis", {"threads", "workers", "partition_workers"}},
+      {"pipeline", {"enabled", "synthesis_lookahead", "synthesis_concurrency", "verify_proofs"}},
+      {"logging", {"level", "format"}},
+  };
+  return sections;
+}
+
+// Reads typed values, throwing ConfigError "<file>:<line>: [section] key: <what>".
+class Reader {
+ public:
+  explicit Reader(const std::string& source) : source_(source) {}
+
+  [[noreturn]] void fail(const toml::node* n, std::string_view where,
+                         const std::string& what) const {
+    std::string at = source_;
+    if (n != nullptr && n->source().begin.line != 0) {
+      at += ":" + std::to_string(n->source().begin.line);
+    }
+    throw ConfigError(at + ": " + std::string(where) + ": " + what);
+  }
+
+  uint64_t uint(const toml::node& n, std::string_view where,
+                uint64_t max = std::numeric_limits<uint32_t>::max()) const {
+    const auto* v = n.as_integer();
+    if (v == nullptr) fail(&n, where, std::string("expected an integer, got ") + type_name(n));
+    if (v->get() < 0 || static_cast<uint64_t>(v->get()) > max) {
+      fail(
+          &n, where,
+          "expected an integer in 0.." + std::to_string(max) + ", got " + std::to_string(v->get()));
+    }
+    return static_cast<uint64_t>(v->get());
+  }
+
+  bool boolean(const toml::node& n, std::string_view where) const {
+    const auto* v = n.as_boolean();
+    if (v == nullptr) fail(&n, where, std::string("expected true or false, got ") + type_name(n));
+    return v->get();
+  }
+
+  std::string string(const toml::node& n, std::string_view where) const {
+    const auto* v = n.as_string();
+    if (v == nullptr) fail(&n, where, std::string("expected a string, got ") + type_name(n));
+    return v->get();
+  }
+
+  std::string one_of(const toml::node& n, std::string_view where,
+                     const std::vector<std::string_view>& allowed) const {
+    const std::string s = string(n, where);
+    if (std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+      fail(&n, where, "\"" + s + "\" is not one of " + join(allowed));
+    }
+    return s;
+  }
+
+  // A size: a string such as "256GiB" or an integer number of bytes.
+  uint64_t size(const toml::node& n, std::string_view where) const {
+    if (n.is_integer()) return uint(n, where, std::numeric_limits<int64_t>::max());
+    const std::string s = string(n, where);
+    try {
+      return parse_size(s);
+    } catch (const std::invalid_argument& e) {
+      fail(&n, where, e.what());
+    }
+  }
+
+ private:
+  const std::string& source_;
+};
+
+// The settings whose meaning depends on other keys, resolved once the whole file is read.
+struct Pending {
+  const toml::node* total_budget = nullptr;
+  uint64_t safety_margin = kDefaultSafetyMargin;
+  const toml::node* workers = nullptr;
+  const toml::node* synthesis_concurrency = nullptr;
+  const toml::node* lookahead = nullptr;
+};
+
+void apply_key(const Reader& r, std::string_view section, std::string_view key, const toml::node& n,
+               DaemonConfig& c, Pending& p) {
+  const std::string where = "[" + std::string(section) + "] " + std::string(key);
+  auto ignored = [&](std::string_view why) {
+    c.notes.push_back(where + ": accepted for compatibility with the Rust cuzk daemon; " +
+                      std::string(why));
+  };
+  engine::EngineConfig& e = c.engine;
+  if (section == "daemon") {
+    if (key == "listen" || key == "status_listen") {
+      const std::string s = r.string(n, where);
+      try {
+        if (key == "listen") {
+          c.listen = parse_listen_address(s, true);
+        } else if (s.empty()) {
+          c.status_listen.reset();
+        } else {
+          c.status_listen = parse_listen_address(s, false);
+        }
+      } catch (const std::invalid_argument& ex) {
+        r.fail(&n, where, ex.what());
+      }
+    } else if (key == "shutdown") {
+      c.shutdown = r.one_of(n, where, {"finish", "cancel"}) == "cancel" ? ShutdownMode::kCancel
+                                                                        : ShutdownMode::kFinish;
+    } else if (key == "shutdown_timeout_s") {
+      c.shutdown_timeout_s = r.uint(n, where);
+    } else if (key == "result_ttl_s") {
+      e.finished_job_ttl_s = r.uint(n, where);
+    }
+  } else if (section == "srs") {
+    if (key == "param_cache") {
+      const std::string s = r.string(n, where);
+      if (s.empty()) r.fail(&n, where, "must not be empty");
+      e.param_cache = s;
+    } else {
+      ignored("parameters are loaded on demand (or with PreloadSRS)");
+    }
+  } else if (section == "memory") {
+    if (key == "total_budget") {
+      p.total_budget = &n;
+      if (!is_auto(&n)) r.size(n, where);
+    } else if (key == "safety_margin") {
+      p.safety_margin = r.size(n, where);
+    } else {
+      ignored("no effect here");
+    }
+  } else if (section == "gpus") {
+    if (key == "devices") {
+      const toml::array* a = n.as_array();
+      if (a == nullptr) r.fail(&n, where, std::string("expected an array, got ") + type_name(n));
+      e.gpus.clear();
+      for (const toml::node& d : *a)
+        e.gpus.push_back(static_cast<int>(r.uint(d, where, 1023)));
+    } else if (key == "gpu_workers_per_device") {
+      // Prover workers per device; without a GPU the CPU is the one device.
+      e.cpu_workers = static_cast<unsigned>(r.uint(n, where, 64));
+      if (e.cpu_workers == 0) r.fail(&n, where, "must be at least 1");
+    } else if (key == "backend") {
+      e.backend = r.one_of(n, where, {"auto", "cpu", "gpu"});
+    } else {
+      ignored("the CPU side of GPU proving uses [synthesis] threads");
+    }
+  } else if (section == "scheduler") {
+    if (key == "max_batch_size") {
+      e.max_batch_size = static_cast<unsigned>(r.uint(n, where, 1024));
+      if (e.max_batch_size == 0) r.fail(&n, where, "must be at least 1");
+    } else if (key == "max_batch_wait_ms") {
+      e.max_batch_wait_ms = r.uint(n, where);
+    } else if (key == "sort_by_type") {
+      e.sort_by_type = r.boolean(n, where);
+    }
+  } else if (section == "synthesis") {
+    if (key == "threads") {
+      e.threads = static_cast<unsigned>(r.uint(n, where, 4096));
+    } else if (key == "workers") {
+      p.workers = &n;
+      r.uint(n, where, 1024);
+    } else {
+      ignored("partition concurrency is bounded by [memory] total_budget");
+    }
+  } else if (section == "pipeline") {
+    if (key == "enabled") {
+      c.pipeline_enabled = r.boolean(n, where);
+    } else if (key == "synthesis_lookahead") {
+      p.lookahead = &n;
+      r.uint(n, where, 1024);
+    } else if (key == "synthesis_concurrency") {
+      p.synthesis_concurrency = &n;
+      r.uint(n, where, 1024);
+    } else if (key == "verify_proofs") {
+      e.verify_proofs = r.boolean(n, where);
+    }
+  } else if (section == "logging") {
+    if (key == "level") {
+      c.log_level = r.one_of(n, where, {"trace", "debug", "info", "warn", "error", "off"});
+    } else if (key == "format") {
+      c.log_format = r.one_of(n, where, {"text", "json"});
+    }
+  }
+}
+
+void resolve(const Reader& r, const Pending& p, const SystemFacts& facts, DaemonConfig& c) {
+  engine::EngineConfig& e = c.engine;
+
+  // "auto" (the default) is the Rust daemon's rule: MemTotal minus the safety margin.
+  if (is_auto(p.total_budget)) {
+    if (facts.mem_total_bytes <= p.safety_margin) {
+      r.fail(p.total_budget, "[memory] total_budget",
+             "\"auto\" leaves nothing: MemTotal " + format_size(facts.mem_total_bytes) +
+                 " minus safety_margin " + format_size(p.safety_margin));
+    }
+    e.memory_budget_bytes = facts.mem_total_bytes - p.safety_margin;
+    c.memory_budget_origin = "auto: MemTotal " + format_size(facts.mem_total_bytes) +
+                             " - safety_margin " + format_size(p.safety_margin);
+  } else {
+    e.memory_budget_bytes = r.size(*p.total_budget, "[memory] total_budget");
+    c.memory_budget_origin = e.memory_budget_bytes == 0 ? "0: no limit" : "configured";
+  }
+
+  if (p.workers != nullptr && p.synthesis_concurrency != nullptr) {
+    r.fail(p.synthesis_concurrency, "[pipeline] synthesis_concurrency",
+           "the Rust daemon's name for [synthesis] workers; give only one of them");
+  }
+  const toml::node* workers = p.workers != nullptr ? p.workers : p.synthesis_concurrency;
+  if (workers != nullptr) {
+    const char* where =
+        p.workers != nullptr ? "[synthesis] workers" : "[pipeline] synthesis_concurrency";
+    e.synthesis_workers = static_cast<unsigned>(r.uint(*workers, where, 1024));
+    if (e.synthesis_workers == 0) r.fail(workers, where, "must be at least 1");
+  }
+  if (p.lookahead != nullptr) {
+    e.synthesis_lookahead =
+        static_cast<unsigned>(r.uint(*p.lookahead, "[pipeline] synthesis_lookahead", 1024));
+  }
+  // Without the pipeline: one synthesis worker and the shortest hand-off queue. The engine's
+  // queue holds at least one partition, so synthesis of the next partition can still overlap
+  // proving of the current one; this is the least overlap the engine offers.
+  if (!c.pipeline_enabled) {
+    e.synthesis_workers = 1;
+    e.synthesis_lookahead = 1;
+  }
+}
+
+}  // namespace
+
+ListenAddress parse_listen_address(std::string_view text, bool allow_unix) {
+  const std::string s(trim(text));
+  ListenAddress a;
+  if (s.rfind("unix:", 0) == 0) {
+    if (!allow_unix) throw std::invalid_argument("\"" + s + "\": expected host:port");
+    std::string path = s.substr(5);
+    if (path.rfind("//", 0) == 0) {
+      path = path.substr(2);  // unix:///abs/path
+      if (path.empty() || path[0] != '/') {
+        throw std::invalid_argument("\"" + s + "\": unix:// needs an absolute path (unix:///x)");
+      }
+    }
+    if (path.empty()) throw std::invalid_argument("\"" + s + "\": no socket path");
+    if (path.size() >= 108) {  // sockaddr_un.sun_path
+      throw std::invalid_argument("\"" + s + "\": socket path longer than 107 bytes");
+    }
+    a.is_unix = true;
+    a.path = path;
+    return a;
+  }
+  std::string hp = s.rfind("tcp://", 0) == 0 ? s.substr(6) : s;
+  const size_t colon = hp.rfind(':');
+  const std::string port = colon == std::string::npos ? "" : hp.substr(colon + 1);
+  const std::string host = colon == std::string::npos ? "" : hp.substr(0, colon);
+  const bool port_ok = !port.empty() && port.size() <= 5 &&
+                       port.find_first_not_of("0123456789") == std::string::npos &&
+                       std::stoul(port) <= 65535;
+  if (host.empty() || !port_ok) {
+    throw std::invalid_argument("\"" + s + "\": expected " +
+                                (allow_unix ? "unix:///path or host:port" : "host:port"));
+  }
+  a.host_port = hp;
+  return a;
+}
+
+uint64_t parse_size(std::string_view text) {
+  const std::string_view t = trim(text);
+  const auto bad = [&] {
+    return std::invalid_argument("\"" + std::string(text) +
+                                 "\" is not a size (examples: \"256GiB\", \"512MiB\", \"5GB\", "
+                                 "\"4096\")");
+  };
+  size_t i = 0;
+  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.'))
+    ++i;
+  const std::string number(t.substr(0, i));
+  const std::string unit = lower(trim(t.substr(i)));
+  if (number.empty() || number == "." || std::count(number.begin(), number.end(), '.') > 1) {
+    throw bad();
+  }
+  static const std::vector<std::pair<std::string_view, uint64_t>> units = {
+      {"", 1},
+      {"b", 1},
+      {"kib", kKiB},
+      {"mib", kMiB},
+      {"gib", kGiB},
+      {"tib", kTiB},
+      {"kb", 1000},
+      {"mb", 1000'000},
+      {"gb", 1000'000'000},
+      {"tb", 1000'000'000'000}};
+  const auto u = std::find_if(units.begin(), units.end(),
+                              [&](const auto& entry) { return entry.first == unit; });
+  if (u == units.end()) throw bad();
+  const long double value = std::strtold(number.c_str(), nullptr) * u->second;
+  if (value >= static_cast<long double>(std::numeric_limits<int64_t>::max())) {
+    throw std::invalid_argument("\"" + std::string(text) + "\" is too large");
+  }
+  return static_cast<uint64_t>(std::floor(value));
+}
+
+std::string format_size(uint64_t bytes) {
+  const std::pair<uint64_t, const char*> units[] = {
+      {kTiB, "TiB"}, {kGiB, "GiB"}, {kMiB, "MiB"}, {kKiB, "KiB"}};
+  for (const auto& [size, name] : units) {
+    if (bytes >= size && bytes % size == 0) return std::to_string(bytes / size) + name;
+  }
+  return std::to_string(bytes);
+}
+
+SystemFacts SystemFacts::of_this_machine() {
+  SystemFacts f;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string name;
+  uint64_t kib = 0;
+  std::string unit;
+  while (meminfo >> name >> kib >> unit) {
+    if (name == "MemTotal:") {
+      f.mem_total_bytes = kib * kKiB;
+      break;
+    }
+  }
+  if (const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE")) f.param_cache_env = env;
+  return f;
+}
+
+DaemonConfig parse_daemon_config(std::string_view toml_text, const std::string& source,
+                                 const SystemFacts& facts) {
+  DaemonConfig c;
+  c.listen = parse_listen_address(kDefaultListen, true);
+  c.engine.param_cache =
+      facts.param_cache_env.empty() ? std::string(kDefaultParamCache) : facts.param_cache_env;
+
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, source);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(source + ":" + std::to_string(e.source().begin.line) + ":" +
+                      std::to_string(e.source().begin.column) + ": " +
+                      std::string(e.description()));
+  }
+
+  const Reader r(source);
+  Pending pending;
+  for (const auto& [section_key, section_node] : root) {
+    const std::string_view section = section_key.str();
+    const auto known = std::find_if(schema().begin(), schema().end(),
+                                    [&](const Section& s) { return s.name == section; });
+    if (known == schema().end()) {
+      std::vector<std::string_view> names;
+      for (const Section& s : schema())
+        names.push_back(s.name);
+      r.fail(&section_node, std::string(section),
+             "unknown section or top-level key (known sections: " + join(names) + ")");
+    }
+    const toml::table* table = section_node.as_table();
+    if (table == nullptr) {
+      r.fail(&section_node, std::string(section),
+             std::string("expected a table [") + std::string(section) + "], got " +
+                 type_name(section_node));
+    }
+    for (const auto& [key, node] : *table) {
+      if (std::find(known->keys.begin(), known->keys.end(), key.str()) == known->keys.end()) {
+        r.fail(&node, "[" + std::string(section) + "] " + std::string(key.str()),
+               "unknown key (known in [" + std::string(section) + "]: " + join(known->keys) + ")");
+      }
+      apply_key(r, section, key.str(), node, c, pending);
+    }
+  }
+  resolve(r, pending, facts, c);
+  return c;
+}
+
+DaemonConfig load_daemon_config(const std::filesystem::path& file, const SystemFacts& facts) {
+  if (file.empty()) return parse_daemon_config("", "(defaults)", facts);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw ConfigError(file.string() + ": cannot open");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_daemon_config(text.str(), file.string(), facts);
+}
+
+std::string to_toml(const DaemonConfig& c) {
+  const engine::EngineConfig& e = c.engine;
+  const auto i64 = [](uint64_t v) { return static_cast<int64_t>(v); };
+  toml::array devices;
+  for (int d : e.gpus)
+    devices.push_back(d);
+  const toml::table root{
+      {"daemon",
+       toml::table{
+           {"listen", c.listen.is_unix ? "unix://" + c.listen.path : c.listen.host_port},
+           {"status_listen", c.status_listen ? c.status_listen->host_port : ""},
+           {"shutdown", c.shutdown == ShutdownMode::kCancel ? "cancel" : "finish"},
+           {"shutdown_timeout_s", i64(c.shutdown_timeout_s)},
+           {"result_ttl_s", i64(e.finished_job_ttl_s)},
+       }},
+      {"srs", toml::table{{"param_cache", e.param_cache.string()}}},
+      {"memory", toml::table{{"total_budget", i64(e.memory_budget_bytes)}}},
+      {"gpus",
+       toml::table{
+           {"devices", devices},
+           {"gpu_workers_per_device", i64(e.cpu_workers)},
+           {"backend", e.backend},
+       }},
+      {"scheduler",
+       toml::table{
+           {"max_batch_size", i64(e.max_batch_size)},
+           {"max_batch_wait_ms", i64(e.max_batch_wait_ms)},
+           {"sort_by_type", e.sort_by_type},
+       }},
+      {"synthesis",
+       toml::table{{"threads", i64(e.threads)}, {"workers", i64(e.synthesis_workers)}}},
+      {"pipeline",
+       toml::table{
+           {"enabled", c.pipeline_enabled},
+           {"synthesis_lookahead", i64(e.synthesis_lookahead)},
+           {"verify_proofs", e.verify_proofs},
+       }},
+      {"logging", toml::table{{"level", c.log_level}, {"format", c.log_format}}},
+  };
+  std::ostringstream out;
+  out << root << "\n";
+  return out.str();
+}
+
+}  // namespace cuzk::server

@@ -1,0 +1,80 @@
+// cuzk-daemon's TOML configuration (the Rust cuzk daemon's knobs, apps/cuzk-daemon/
+// cuzk.example.toml documents each with its default) -> the engine's EngineConfig plus what the
+// daemon itself needs. An empty file gives working defaults; an unknown key or a wrong type is a
+// ConfigError naming the file, the line and the key.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/engine.hpp"
+
+namespace cuzk::server {
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class ShutdownMode { kFinish, kCancel };  // what SIGTERM does to jobs in flight
+
+// A validated [daemon] listen / status_listen value.
+struct ListenAddress {
+  bool is_unix = false;
+  std::string path;       // unix: the socket file
+  std::string host_port;  // tcp: "host:port"
+  std::string grpc_uri() const { return is_unix ? "unix://" + path : host_port; }
+};
+
+// "unix:///abs/path", "unix:path", "host:port", "[v6]:port" (optionally "tcp://" in front).
+// std::invalid_argument with the reason otherwise.
+ListenAddress parse_listen_address(std::string_view text, bool allow_unix);
+
+// "256GiB", "512 MiB", "1.5GiB", "5GB" (decimal), "4096" (bytes). std::invalid_argument otherwise.
+uint64_t parse_size(std::string_view text);
+std::string format_size(uint64_t bytes);  // "24GiB" when exact, else bytes
+
+struct DaemonConfig {
+  engine::EngineConfig engine;
+
+  ListenAddress listen;                        // [daemon] listen
+  std::optional<ListenAddress> status_listen;  // [daemon] status_listen: HTTP GET /metrics
+  ShutdownMode shutdown = ShutdownMode::kFinish;
+  uint64_t shutdown_timeout_s = 300;
+
+  // How engine.memory_budget_bytes came about, for the startup log.
+  std::string memory_budget_origin;
+  bool pipeline_enabled = true;
+
+  std::string log_level = "info";   // trace | debug | info | warn | error | off
+  std::string log_format = "text";  // text | json
+
+  // Keys of the Rust daemon that are accepted but have no effect here, one line each.
+  std::vector<std::string> notes;
+};
+
+// What "auto" and the defaults depend on; tests pass their own.
+struct SystemFacts {
+  uint64_t mem_total_bytes = 0;  // /proc/meminfo MemTotal
+  std::string param_cache_env;   // $FIL_PROOFS_PARAMETER_CACHE ("" when unset)
+  static SystemFacts of_this_machine();
+};
+
+inline constexpr std::string_view kDefaultListen = "unix:///tmp/cuzk.sock";
+inline constexpr std::string_view kDefaultParamCache = "/var/tmp/filecoin-proof-parameters";
+
+// `toml_text` read from `source` (a file name, used in messages). Throws ConfigError.
+DaemonConfig parse_daemon_config(std::string_view toml_text, const std::string& source,
+                                 const SystemFacts& facts);
+// The file, or only the defaults when `file` is empty. Throws ConfigError.
+DaemonConfig load_daemon_config(const std::filesystem::path& file, const SystemFacts& facts);
+
+// The effective configuration as TOML (resolved values: the budget in bytes, the parameter
+// directory); parsing it again gives the same configuration.
+std::string to_toml(const DaemonConfig& config);
+
+}  // namespace cuzk::server

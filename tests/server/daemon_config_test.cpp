@@ -1,0 +1,320 @@
+// cuzk-daemon's TOML configuration: the defaults of an empty file, every key onto EngineConfig
+// and the daemon's own settings, sizes ("256GiB"), listen addresses, the Rust daemon's example
+// config (deprecated keys as notes), errors naming file, line and key, the round trip of
+// --print-config, and apps/cuzk-daemon/cuzk.example.toml giving exactly the defaults.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "server/daemon_config.hpp"
+
+namespace cuzk::server {
+namespace {
+
+constexpr uint64_t kGiB = uint64_t{1} << 30, kMiB = uint64_t{1} << 20;
+
+SystemFacts facts_64g() {
+  SystemFacts f;
+  f.mem_total_bytes = 64 * kGiB;
+  return f;
+}
+
+DaemonConfig parse(const std::string& text, const SystemFacts& facts = facts_64g()) {
+  return parse_daemon_config(text, "test.toml", facts);
+}
+
+// The ConfigError message for `text` ("" when it parses).
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(DaemonConfig, EmptyFileGivesWorkingDefaults) {
+  const DaemonConfig c = parse("");
+  EXPECT_TRUE(c.listen.is_unix);
+  EXPECT_EQ(c.listen.path, "/tmp/cuzk.sock");
+  EXPECT_EQ(c.listen.grpc_uri(), "unix:///tmp/cuzk.sock");
+  EXPECT_FALSE(c.status_listen.has_value());
+  EXPECT_EQ(c.shutdown, ShutdownMode::kFinish);
+  EXPECT_EQ(c.shutdown_timeout_s, 300u);
+  EXPECT_EQ(c.engine.param_cache, "/var/tmp/filecoin-proof-parameters");
+  EXPECT_EQ(c.engine.memory_budget_bytes, 59 * kGiB);  // MemTotal - 5 GiB
+  EXPECT_EQ(c.memory_budget_origin, "auto: MemTotal 64GiB - safety_margin 5GiB");
+  EXPECT_EQ(c.engine.backend, "auto");
+  EXPECT_TRUE(c.engine.gpus.empty());
+  EXPECT_EQ(c.engine.cpu_workers, 1u);
+  EXPECT_EQ(c.engine.max_batch_size, 1u);
+  EXPECT_EQ(c.engine.max_batch_wait_ms, 0u);
+  EXPECT_FALSE(c.engine.sort_by_type);
+  EXPECT_EQ(c.engine.threads, 0u);
+  EXPECT_EQ(c.engine.synthesis_workers, 1u);
+  EXPECT_TRUE(c.pipeline_enabled);
+  EXPECT_EQ(c.engine.synthesis_lookahead, 1u);
+  EXPECT_TRUE(c.engine.verify_proofs);
+  EXPECT_EQ(c.engine.finished_job_ttl_s, 3600u);
+  EXPECT_EQ(c.log_level, "info");
+  EXPECT_EQ(c.log_format, "text");
+  EXPECT_TRUE(c.notes.empty());
+}
+
+TEST(DaemonConfig, ParamCacheDefaultsToTheEnvironment) {
+  SystemFacts f = facts_64g();
+  f.param_cache_env = "/srv/params";
+  EXPECT_EQ(parse("", f).engine.param_cache, "/srv/params");
+  EXPECT_EQ(parse("[srs]\nparam_cache = \"/x\"", f).engine.param_cache, "/x");
+}
+
+TEST(DaemonConfig, EveryKey) {
+  const DaemonConfig c = parse(R"(
+[daemon]
+listen = "10.0.0.1:9820"
+status_listen = "0.0.0.0:9821"
+shutdown = "cancel"
+shutdown_timeout_s = 60
+result_ttl_s = 120
+
+[srs]
+param_cache = "/data/zk/params"
+
+[memory]
+total_budget = "256GiB"
+safety_margin = "1GiB"
+
+[gpus]
+devices = [0, 2]
+gpu_workers_per_device = 2
+backend = "cpu"
+
+[scheduler]
+max_batch_size = 3
+max_batch_wait_ms = 10000
+sort_by_type = true
+
+[synthesis]
+threads = 32
+workers = 2
+
+[pipeline]
+enabled = true
+synthesis_lookahead = 4
+verify_proofs = false
+
+[logging]
+level = "debug"
+format = "json"
+)");
+  EXPECT_FALSE(c.listen.is_unix);
+  EXPECT_EQ(c.listen.host_port, "10.0.0.1:9820");
+  ASSERT_TRUE(c.status_listen.has_value());
+  EXPECT_EQ(c.status_listen->host_port, "0.0.0.0:9821");
+  EXPECT_EQ(c.shutdown, ShutdownMode::kCancel);
+  EXPECT_EQ(c.shutdown_timeout_s, 60u);
+  EXPECT_EQ(c.engine.finished_job_ttl_s, 120u);
+  EXPECT_EQ(c.engine.param_cache, "/data/zk/params");
+  EXPECT_EQ(c.engine.memory_budget_bytes, 256 * kGiB);  // explicit: no margin taken off
+  EXPECT_EQ(c.memory_budget_origin, "configured");
+  EXPECT_EQ(c.engine.gpus, (std::vector<int>{0, 2}));
+  EXPECT_EQ(c.engine.cpu_workers, 2u);
+  EXPECT_EQ(c.engine.backend, "cpu");
+  EXPECT_EQ(c.engine.max_batch_size, 3u);
+  EXPECT_EQ(c.engine.max_batch_wait_ms, 10000u);
+  EXPECT_TRUE(c.engine.sort_by_type);
+  EXPECT_EQ(c.engine.threads, 32u);
+  EXPECT_EQ(c.engine.synthesis_workers, 2u);
+  EXPECT_EQ(c.engine.synthesis_lookahead, 4u);
+  EXPECT_FALSE(c.engine.verify_proofs);
+  EXPECT_EQ(c.log_level, "debug");
+  EXPECT_EQ(c.log_format, "json");
+}
+
+TEST(DaemonConfig, MemoryBudgetForms) {
+  EXPECT_EQ(parse("[memory]\ntotal_budget = \"auto\"\nsafety_margin = \"4GiB\"")
+                .engine.memory_budget_bytes,
+            60 * kGiB);
+  EXPECT_EQ(parse("[memory]\nsafety_margin = 1073741824").engine.memory_budget_bytes, 63 * kGiB);
+  EXPECT_EQ(parse("[memory]\ntotal_budget = \"512MiB\"").engine.memory_budget_bytes, 512 * kMiB);
+  EXPECT_EQ(parse("[memory]\ntotal_budget = 4096").engine.memory_budget_bytes, 4096u);
+  const DaemonConfig unlimited = parse("[memory]\ntotal_budget = 0");
+  EXPECT_EQ(unlimited.engine.memory_budget_bytes, 0u);
+  EXPECT_EQ(unlimited.memory_budget_origin, "0: no limit");
+  EXPECT_NE(error_of("[memory]\nsafety_margin = \"64GiB\"")
+                .find("[memory] total_budget: "
+                      "\"auto\" leaves nothing"),
+            std::string::npos);
+}
+
+TEST(DaemonConfig, PipelineDisabledMeansOneWorkerAndTheShortestQueue) {
+  const DaemonConfig c =
+      parse("[pipeline]\nenabled = false\nsynthesis_lookahead = 8\n[synthesis]\nworkers = 4");
+  EXPECT_FALSE(c.pipeline_enabled);
+  EXPECT_EQ(c.engine.synthesis_workers, 1u);
+  EXPECT_EQ(c.engine.synthesis_lookahead, 1u);
+}
+
+TEST(DaemonConfig, TheRustDaemonsExampleLoadsWithNotes) {
+  // extern/cuzk/cuzk.example.toml of the anchor, its keys and values (comments left out).
+  const DaemonConfig c = parse(R"(
+[daemon]
+listen = "0.0.0.0:9820"
+[srs]
+param_cache = "/data/zk/params"
+[memory]
+total_budget = "auto"
+safety_margin = "5GiB"
+eviction_min_idle = "5m"
+[gpus]
+devices = []
+gpu_threads = 32
+gpu_workers_per_device = 2
+[scheduler]
+max_batch_size = 1
+max_batch_wait_ms = 10000
+sort_by_type = true
+[synthesis]
+threads = 0
+[pipeline]
+enabled = true
+synthesis_lookahead = 1
+synthesis_concurrency = 1
+[logging]
+level = "info"
+)");
+  EXPECT_EQ(c.listen.host_port, "0.0.0.0:9820");
+  EXPECT_EQ(c.engine.memory_budget_bytes, 59 * kGiB);
+  EXPECT_EQ(c.engine.synthesis_workers, 1u);
+  ASSERT_EQ(c.notes.size(), 2u);  // sections in name order
+  EXPECT_NE(c.notes[0].find("[gpus] gpu_threads: accepted for compatibility"), std::string::npos);
+  EXPECT_NE(c.notes[1].find("[memory] eviction_min_idle"), std::string::npos);
+  EXPECT_EQ(parse("[pipeline]\nsynthesis_concurrency = 3").engine.synthesis_workers, 3u);
+  EXPECT_NE(error_of("[pipeline]\nsynthesis_concurrency = 3\n[synthesis]\nworkers = 2")
+                .find("give only one of them"),
+            std::string::npos);
+}
+
+TEST(DaemonConfig, ErrorsNameFileLineAndKey) {
+  const struct {
+    const char* text;
+    const char* message;
+  } kCases[] = {
+      {"[nope]\nx = 1", "test.toml:1: nope: unknown section"},
+      {"listen = \"x:1\"", "test.toml:1: listen: unknown section or top-level key"},
+      {"daemon = 3", "test.toml:1: daemon: expected a table [daemon], got an integer"},
+      {"[daemon]\nlisen = \"x:1\"",
+       "test.toml:2: [daemon] lisen: unknown key (known in [daemon]: listen, "},
+      {"[daemon]\nlisten = 9820",
+       "test.toml:2: [daemon] listen: expected a string, got an "
+       "integer"},
+      {"[daemon]\nlisten = \"localhost\"",
+       "test.toml:2: [daemon] listen: \"localhost\": expected unix:///path or host:port"},
+      {"[daemon]\nstatus_listen = \"unix:///tmp/m.sock\"",
+       "[daemon] status_listen: \"unix:///tmp/m.sock\": expected host:port"},
+      {"[daemon]\nshutdown = \"now\"",
+       "test.toml:2: [daemon] shutdown: \"now\" is not one of finish, cancel"},
+      {"[daemon]\nshutdown_timeout_s = -1",
+       "test.toml:2: [daemon] shutdown_timeout_s: expected an integer in 0..4294967295, got -1"},
+      {"[srs]\nparam_cache = \"\"", "test.toml:2: [srs] param_cache: must not be empty"},
+      {"[memory]\ntotal_budget = \"lots\"",
+       "test.toml:2: [memory] total_budget: \"lots\" is not a size"},
+      {"[memory]\ntotal_budget = 1.5", "[memory] total_budget: expected a string, got a float"},
+      {"[memory]\nsafety_margin = \"5 parsecs\"", "[memory] safety_margin: \"5 parsecs\" is not"},
+      {"[gpus]\ndevices = 0", "test.toml:2: [gpus] devices: expected an array, got an integer"},
+      {"[gpus]\ndevices = [\"0\"]", "[gpus] devices: expected an integer, got a string"},
+      {"[gpus]\nbackend = \"cuda\"", "[gpus] backend: \"cuda\" is not one of auto, cpu, gpu"},
+      {"[gpus]\ngpu_workers_per_device = 0", "[gpus] gpu_workers_per_device: must be at least 1"},
+      {"[scheduler]\nmax_batch_size = \"4\"",
+       "test.toml:2: [scheduler] max_batch_size: expected an integer, got a string"},
+      {"[scheduler]\nmax_batch_size = 0", "[scheduler] max_batch_size: must be at least 1"},
+      {"[scheduler]\nsort_by_type = \"yes\"",
+       "[scheduler] sort_by_type: expected true or false, got a string"},
+      {"[synthesis]\nworkers = 0", "test.toml:2: [synthesis] workers: must be at least 1"},
+      {"[pipeline]\nenabled = 1", "[pipeline] enabled: expected true or false, got an integer"},
+      {"[logging]\nlevel = \"verbose\"",
+       "[logging] level: \"verbose\" is not one of trace, debug, info, warn, error, off"},
+      {"[logging]\nformat = \"xml\"", "[logging] format: \"xml\" is not one of text, json"},
+      {"[daemon\nlisten = 1", "test.toml:1:"},  // TOML syntax error: line and column
+  };
+  for (const auto& c : kCases) {
+    const std::string e = error_of(c.text);
+    EXPECT_NE(e.find(c.message), std::string::npos) << c.text << "\n  got: " << e;
+  }
+}
+
+TEST(DaemonConfig, LoadFromFile) {
+  EXPECT_EQ(to_toml(load_daemon_config("", facts_64g())), to_toml(parse("")));
+  try {
+    load_daemon_config("/nonexistent/cuzk.toml", facts_64g());
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/cuzk.toml: cannot open");
+  }
+}
+
+TEST(DaemonConfig, PrintedConfigParsesToItself) {
+  for (const char* text :
+       {"", "[pipeline]\nenabled = false",
+        "[daemon]\nlisten = \"[::1]:9\"\nstatus_listen = \"h:1\"\nshutdown = \"cancel\"\n"
+        "[gpus]\ndevices = [1]\n[memory]\ntotal_budget = \"3GiB\"\n[logging]\nformat = \"json\""}) {
+    const DaemonConfig c = parse(text);
+    const std::string printed = to_toml(c);
+    const DaemonConfig again = parse(printed);
+    EXPECT_EQ(to_toml(again), printed) << text;
+    EXPECT_EQ(again.engine.memory_budget_bytes, c.engine.memory_budget_bytes);
+  }
+}
+
+TEST(DaemonConfig, ExampleFileDocumentsTheDefaults) {
+  SystemFacts f = facts_64g();
+  const DaemonConfig example = load_daemon_config(CUZK_DAEMON_EXAMPLE_CONFIG, f);
+  EXPECT_EQ(to_toml(example), to_toml(parse("", f)));
+  EXPECT_TRUE(example.notes.empty());
+}
+
+TEST(Sizes, ParseAndFormat) {
+  EXPECT_EQ(parse_size("256GiB"), 256 * kGiB);
+  EXPECT_EQ(parse_size("512MiB"), 512 * kMiB);
+  EXPECT_EQ(parse_size("512 mib"), 512 * kMiB);
+  EXPECT_EQ(parse_size("1.5GiB"), 3 * kGiB / 2);
+  EXPECT_EQ(parse_size("2KiB"), 2048u);
+  EXPECT_EQ(parse_size("1TiB"), 1024 * kGiB);
+  EXPECT_EQ(parse_size("5GB"), 5'000'000'000u);
+  EXPECT_EQ(parse_size("4096"), 4096u);
+  EXPECT_EQ(parse_size("4096B"), 4096u);
+  EXPECT_EQ(parse_size(" 7 "), 7u);
+  for (const char* bad : {"", "GiB", "-5GiB", "1.2.3GiB", "12XB", "5 G", "1e9", "."}) {
+    EXPECT_THROW(parse_size(bad), std::invalid_argument) << bad;
+  }
+  EXPECT_THROW(parse_size("100000000TiB"), std::invalid_argument);
+  EXPECT_EQ(format_size(256 * kGiB), "256GiB");
+  EXPECT_EQ(format_size(512 * kMiB), "512MiB");
+  EXPECT_EQ(format_size(3 * kGiB / 2), "1536MiB");
+  EXPECT_EQ(format_size(1000), "1000");
+  EXPECT_EQ(format_size(0), "0");
+}
+
+TEST(ListenAddress, Forms) {
+  ListenAddress a = parse_listen_address("unix:///run/cuzk/cuzk.sock", true);
+  EXPECT_TRUE(a.is_unix);
+  EXPECT_EQ(a.path, "/run/cuzk/cuzk.sock");
+  a = parse_listen_address("unix:rel.sock", true);
+  EXPECT_EQ(a.path, "rel.sock");
+  EXPECT_EQ(a.grpc_uri(), "unix://rel.sock");
+  a = parse_listen_address("0.0.0.0:9820", true);
+  EXPECT_FALSE(a.is_unix);
+  EXPECT_EQ(a.grpc_uri(), "0.0.0.0:9820");
+  EXPECT_EQ(parse_listen_address("[::1]:9820", false).host_port, "[::1]:9820");
+  EXPECT_EQ(parse_listen_address("tcp://localhost:1", false).host_port, "localhost:1");
+  for (const char* bad : {"unix://rel.sock", "unix:", "unix://", "localhost", ":9820",
+                          "h:", "h:99999", "h:12a", "h:123456"}) {
+    EXPECT_THROW(parse_listen_address(bad, true), std::invalid_argument) << bad;
+  }
+  EXPECT_THROW(parse_listen_address("unix:///" + std::string(120, 'x'), true),
+               std::invalid_argument);
+  EXPECT_THROW(parse_listen_address("unix:///tmp/a.sock", false), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk::server

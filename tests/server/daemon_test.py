@@ -1,0 +1,690 @@
+#!/usr/bin/python3
+"""The real cuzk-daemon on a unix socket in a temporary directory, driven by Python grpcio with
+stubs generated at test time from proto/cuzk/v1/proving.proto: an independent client of the
+cuzk.v1 API. One scenario per ctest (see SCENARIOS); each starts its own daemon(s) on the CPU
+backend and stops them with SIGTERM, expecting exit code 0.
+
+Usage: daemon_test.py SCENARIO --daemon BIN --cuzk BIN --proto DIR --fixtures DIR
+Exit codes: 0 pass, 1 fail, 77 skip (this python has no grpcio / grpc_tools).
+CUZK_DAEMON_TEST_LOGS=1 prints every daemon's log at the end (on failure the tails always are).
+"""
+import argparse
+import base64
+import json
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+
+SKIP = 77
+KIB, MIB, GIB = 1 << 10, 1 << 20, 1 << 30
+REG_2KIB_V1 = 0     # StackedDrg2KiBV1
+REG_2KIB_V1_1 = 5   # StackedDrg2KiBV1_1, what `cuzk seal --sector-size 2KiB` makes
+C1_NAME = "s-t01000-1-c1.json"
+
+pb = pbg = grpc = None  # set in main() once the stubs exist
+
+
+class Failure(Exception):
+    pass
+
+
+T0 = time.monotonic()
+
+
+def say(msg):
+    print(f"[{time.monotonic() - T0:7.1f} s] {msg}", flush=True)
+
+
+def check(cond, what, detail=""):
+    if not cond:
+        raise Failure(what + (f": {detail}" if detail else ""))
+    say(f"ok   {what}")
+
+
+def rpc_error(fn, *args, **kw):
+    """The grpc.RpcError a call raises (None when it succeeds)."""
+    try:
+        fn(*args, **kw)
+    except grpc.RpcError as e:
+        return e
+    return None
+
+
+class Daemon:
+    """One cuzk-daemon with its own directory, socket, config and log."""
+
+    def __init__(self, ctx, name, config="", fmt="text", socket_path=None):
+        self.ctx = ctx
+        self.dir = tempfile.mkdtemp(prefix=f"cuzk-{name}-", dir=ctx.tmp)
+        self.sock = socket_path or os.path.join(self.dir, "cuzk.sock")
+        self.config_path = os.path.join(self.dir, "cuzk.toml")
+        self.log_path = os.path.join(self.dir, "daemon.log")
+        defaults = {
+            "daemon": {"listen": f'"unix://{self.sock}"', "shutdown_timeout_s": "300"},
+            "srs": {"param_cache": f'"{ctx.params}"'},
+            "gpus": {"backend": '"cpu"'},
+            "memory": {"total_budget": '"8GiB"'},
+            "logging": {"level": '"debug"', "format": f'"{fmt}"'},
+        }
+        with open(self.config_path, "w") as f:
+            f.write(merge_toml(defaults, config))
+        self.proc = None
+        ctx.daemons.append(self)
+        self.start()
+
+    def start(self):
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen([self.ctx.daemon, "--config", self.config_path],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.channel = grpc.insecure_channel(
+            "unix://" + self.sock,
+            options=[("grpc.max_send_message_length", 1 << 30),
+                     ("grpc.max_receive_message_length", 1 << 30)])
+        try:
+            grpc.channel_ready_future(self.channel).result(timeout=60)
+        except grpc.FutureTimeoutError:
+            raise Failure(f"daemon did not come up (exit {self.proc.poll()}):\n{self.log_text()}")
+        self.stub = pbg.ProvingEngineStub(self.channel)
+        say(f"daemon {self.proc.pid} up on unix://{self.sock}")
+
+    def log_text(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def proc_status(self, key):
+        """VmRSS / VmHWM in bytes from /proc/<pid>/status."""
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) * KIB
+        raise Failure(f"no {key} in /proc/{self.proc.pid}/status")
+
+    def stop(self, timeout=300):
+        """SIGTERM, then the exit code (killed and a failure after `timeout` seconds)."""
+        self.channel.close()
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise Failure(f"daemon ignored SIGTERM for {timeout} s:\n{self.log_text()[-3000:]}")
+        self.log.close()
+        return rc
+
+    def stop_ok(self, timeout=300):
+        t = time.monotonic()
+        rc = self.stop(timeout)
+        check(rc == 0, f"SIGTERM: daemon exits 0 ({time.monotonic() - t:.1f} s)",
+              f"exit {rc}\n{self.log_text()[-3000:]}")
+        check(not os.path.exists(self.sock), "socket file removed at exit")
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def merge_toml(defaults, extra):
+    """`defaults` (section -> key -> TOML value text) overridden by `extra` (TOML text with
+    [section] headers and key = value lines)."""
+    sections = {s: dict(kv) for s, kv in defaults.items()}
+    current = None
+    for line in extra.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            current = line.strip("[]")
+            sections.setdefault(current, {})
+        else:
+            k, v = (p.strip() for p in line.split("=", 1))
+            sections[current][k] = v
+    out = []
+    for s, kv in sections.items():
+        out.append(f"[{s}]")
+        out += [f"{k} = {v}" for k, v in kv.items()]
+        out.append("")
+    return "\n".join(out)
+
+
+def porep_request(ctx, request_id="", **over):
+    fields = dict(request_id=request_id, proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2 * KIB,
+                  registered_proof=REG_2KIB_V1_1, vanilla_proof=ctx.c1_bytes, sector_number=1,
+                  miner_id=1000)
+    fields.update(over)
+    return pb.SubmitProofRequest(**fields)
+
+
+def await_final(stub, job_id, timeout_s=600):
+    return stub.AwaitProof(pb.AwaitProofRequest(job_id=job_id, timeout_ms=timeout_s * 1000),
+                           timeout=timeout_s + 30)
+
+
+def status_name(r):
+    return pb.AwaitProofResponse.Status.Name(r.status)
+
+
+def verify_proof(ctx, proof, label):
+    path = os.path.join(ctx.tmp, f"proof-{label}.bin")
+    with open(path, "wb") as f:
+        f.write(proof)
+    out = subprocess.run([ctx.cuzk, "porep", "verify", "--c1", ctx.c1, "--params", ctx.params,
+                          "--proof", path], capture_output=True, text=True)
+    check(out.returncode == 0 and "OK" in out.stdout,
+          f"{label}: the proof verifies with `cuzk porep verify`", out.stdout + out.stderr)
+
+
+def check_completed(ctx, r, label):
+    check(status_name(r) == "COMPLETED", f"{label}: COMPLETED",
+          f"{status_name(r)} {r.error_message!r}")
+    check(len(r.proof) == 192, f"{label}: one 192-byte partition proof", f"{len(r.proof)} bytes")
+    check(r.synthesis_ms > 0 and r.gpu_compute_ms > 0 and
+          r.total_ms >= max(r.synthesis_ms, r.gpu_compute_ms, r.queue_wait_ms),
+          f"{label}: timings (queue {r.queue_wait_ms}, srs {r.srs_load_ms}, synthesis "
+          f"{r.synthesis_ms}, prove {r.gpu_compute_ms}, total {r.total_ms} ms)")
+    verify_proof(ctx, r.proof, label)
+
+
+def wait_for(what, pred, timeout=60, interval=0.1):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return
+        time.sleep(interval)
+    raise Failure(f"timed out waiting for {what}")
+
+
+def queue(stub, kind="porep"):
+    for q in stub.GetStatus(pb.GetStatusRequest()).queues:
+        if q.proof_kind == kind:
+            return q.pending, q.in_progress
+    return 0, 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Scenarios
+
+
+def scenario_basic(ctx):
+    """Socket mode and stale-socket handling, status/metrics (gRPC and HTTP), JSON logs, unknown
+    ids, SRS calls with bad ids / missing files, a second daemon on a live socket, bad config,
+    --print-config, SIGTERM when idle."""
+    sock_dir = tempfile.mkdtemp(prefix="cuzk-sock-", dir=ctx.tmp)
+    sock = os.path.join(sock_dir, "cuzk.sock")
+    stale = socket.socket(socket.AF_UNIX)
+    stale.bind(sock)  # a socket file nobody listens on, as a crashed daemon leaves it
+    stale.close()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    d = Daemon(ctx, "basic", socket_path=sock, fmt="json", config=f"""
+        [daemon]
+        status_listen = "127.0.0.1:{port}"
+        [srs]
+        param_cache = "{ctx.tmp}/no-such-dir"
+        [memory]
+        total_budget = "3GiB"
+        """)
+    check(stat.S_ISSOCK(os.stat(sock).st_mode), "stale socket file replaced by a live one")
+    mode = stat.S_IMODE(os.stat(sock).st_mode)
+    check(mode == 0o600, "socket mode 0600", oct(mode))
+
+    st = d.stub.GetStatus(pb.GetStatusRequest())
+    check(st.pinned_memory_limit_bytes == 3 * GIB and st.pinned_memory_bytes == 0 and
+          st.total_proofs_completed == 0, "GetStatus: budget 3 GiB, nothing in use", str(st))
+    text = d.stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    check("cuzk_memory_budget_bytes 3221225472" in text and "# TYPE" in text,
+          "GetMetrics: Prometheus text with the budget", text[:500])
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        body = r.read().decode()
+        check(r.status == 200 and r.headers["Content-Type"].startswith("text/plain") and
+              "cuzk_uptime_seconds" in body, "HTTP GET /metrics on status_listen")
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/nope", timeout=10)
+        raise Failure("HTTP GET /nope did not fail")
+    except urllib.error.HTTPError as e:
+        check(e.code == 404, "HTTP GET /nope: 404")
+
+    r = d.stub.AwaitProof(pb.AwaitProofRequest(job_id="job-nope", timeout_ms=100))
+    check(status_name(r) == "FAILED" and "job-nope" in r.error_message,
+          "AwaitProof of an unknown id: FAILED naming it", r.error_message)
+    e = rpc_error(d.stub.CancelProof, pb.CancelProofRequest(job_id="job-nope"))
+    check(e is not None and e.code() == grpc.StatusCode.NOT_FOUND and "job-nope" in e.details(),
+          "CancelProof of an unknown id: NOT_FOUND", str(e))
+    e = rpc_error(d.stub.PreloadSRS, pb.PreloadSrsRequest(circuit_id="porep-7x"))
+    check(e is not None and e.code() == grpc.StatusCode.INVALID_ARGUMENT and
+          "unknown circuit id" in e.details(), "PreloadSRS porep-7x: INVALID_ARGUMENT", str(e))
+    e = rpc_error(d.stub.PreloadSRS, pb.PreloadSrsRequest(circuit_id="porep-2k"))
+    check(e is not None and e.code() == grpc.StatusCode.NOT_FOUND and
+          ".params is missing" in e.details(),
+          "PreloadSRS porep-2k without parameter files: NOT_FOUND naming the file", str(e))
+    e = rpc_error(d.stub.EvictSRS, pb.EvictSrsRequest(circuit_id="bogus"))
+    check(e is not None and e.code() == grpc.StatusCode.INVALID_ARGUMENT,
+          "EvictSRS bogus: INVALID_ARGUMENT", str(e))
+    r = d.stub.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
+    check(not r.was_loaded and r.freed_bytes == 0, "EvictSRS porep-2k (not loaded): no-op")
+
+    second = subprocess.run([ctx.daemon, "--config", d.config_path], capture_output=True,
+                            text=True, timeout=60)
+    check(second.returncode == 1 and "another process is listening" in second.stderr,
+          "a second daemon on the live socket exits 1 and says why",
+          f"exit {second.returncode}: {second.stderr[-500:]}")
+    check(stat.S_ISSOCK(os.stat(sock).st_mode), "... and leaves the first one's socket alone")
+    check(d.stub.GetStatus(pb.GetStatusRequest()) is not None, "first daemon still serves")
+
+    printed = subprocess.run([ctx.daemon, "--config", d.config_path, "--print-config",
+                              "--listen", "127.0.0.1:0"], capture_output=True, text=True)
+    check(printed.returncode == 0 and "total_budget = 3221225472" in printed.stdout and
+          "listen = '127.0.0.1:0'" in printed.stdout,
+          "--print-config shows the effective values (--listen overrides)", printed.stdout)
+    tcp_log, tcp_config = os.path.join(d.dir, "tcp.log"), os.path.join(d.dir, "tcp.toml")
+    with open(tcp_config, "w") as f:
+        f.write('[gpus]\nbackend = "cpu"\n[memory]\ntotal_budget = "3GiB"\n'
+                '[logging]\nformat = "json"\n')
+    with open(tcp_log, "w") as log:
+        tcp = subprocess.Popen([ctx.daemon, "--config", tcp_config, "--listen", "127.0.0.1:0"],
+                               stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_for("the TCP daemon's port", lambda: '"daemon_listening"' in open(tcp_log).read())
+        line = [line for line in open(tcp_log) if '"daemon_listening"' in line][0]
+        tcp_port = json.loads(line)["port"]
+        with grpc.insecure_channel(f"127.0.0.1:{tcp_port}") as ch:
+            st = pbg.ProvingEngineStub(ch).GetStatus(pb.GetStatusRequest(), timeout=10)
+        check(tcp_port > 0 and st.pinned_memory_limit_bytes == 3 * GIB,
+              f"--listen 127.0.0.1:0: serves on TCP port {tcp_port}")
+    finally:
+        tcp.send_signal(signal.SIGINT)
+        check(tcp.wait(timeout=60) == 0, "SIGINT: exits 0")
+    bad = os.path.join(d.dir, "bad.toml")
+    with open(bad, "w") as f:
+        f.write('[scheduler]\nmax_batch_size = "four"\n')
+    out = subprocess.run([ctx.daemon, "--config", bad], capture_output=True, text=True)
+    check(out.returncode == 2 and "bad.toml:2: [scheduler] max_batch_size" in out.stderr,
+          "a wrong type in the config: exit 2 naming file, line and key", out.stderr)
+    d.stop_ok()
+    events = []
+    for line in d.log_text().splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            raise Failure(f"log line is not JSON: {line!r}")
+    names = [e.get("event") for e in events]
+    check(all("ts" in e and "level" in e for e in events) and "daemon_listening" in names and
+          "shutdown_started" in names and names[-1] == "daemon_stopped",
+          "JSON log: one object per line, start and stop events", str(names))
+
+
+def scenario_errors(ctx):
+    """Bad inputs FAIL with a clear error_message and the daemon keeps serving; idempotent
+    resubmission; missing parameters."""
+    d = Daemon(ctx, "errors")
+    wrapper = json.loads(ctx.c1_bytes)
+    inner = json.loads(base64.b64decode(wrapper["Phase1Out"]))
+    p = inner["vanilla_proofs"]["StackedDrg2KiBV1"][0][1]
+    p["replica_column_proofs"]["exp_parents"][3]["column"]["rows"][1][0] ^= 1
+    wrapper["Phase1Out"] = base64.b64encode(json.dumps(inner).encode()).decode()
+    tampered = json.dumps(wrapper).encode()
+
+    cases = [
+        ("malformed JSON", dict(vanilla_proof=b"{not json"), "malformed C1 output"),
+        ("empty vanilla_proof", dict(vanilla_proof=b""), "vanilla_proof is empty"),
+        ("unknown proof kind 7", dict(proof_kind=7), "proof kind 7"),
+        ("SNAP_DEALS_UPDATE (not supported)", dict(proof_kind=pb.SNAP_DEALS_UPDATE),
+         "not supported"),
+        ("PROOF_KIND_UNSPECIFIED", dict(proof_kind=pb.PROOF_KIND_UNSPECIFIED),
+         "proof kind 0 (unspecified)"),
+        ("sector size vs registered proof", dict(sector_size=8 * MIB),
+         "sector_size 8388608 does not match registered proof StackedDrg2KiBV1_1"),
+        ("registered proof vs the C1", dict(registered_proof=REG_2KIB_V1),
+         "the request names StackedDrg2KiBV1, the C1 output is StackedDrg2KiBV1_1"),
+        ("unknown registered proof", dict(registered_proof=99),
+         "unknown registered seal proof id 99"),
+        ("sector number vs the C1 wrapper", dict(sector_number=7), "SectorNum 1"),
+        ("tampered C1 (one column bit)", dict(vanilla_proof=tampered), "partition 0"),
+    ]
+    for i, (label, over, expect) in enumerate(cases):
+        job = d.stub.SubmitProof(porep_request(ctx, f"bad-{i}", **over)).job_id
+        r = await_final(d.stub, job, 120)
+        check(status_name(r) == "FAILED" and expect in r.error_message and not r.proof,
+              f"{label}: FAILED with {expect!r}", f"{status_name(r)} {r.error_message!r}")
+    st = d.stub.GetStatus(pb.GetStatusRequest())
+    check(st.total_proofs_failed == len(cases) and st.total_proofs_completed == 0,
+          f"GetStatus counts {len(cases)} failed jobs", str(st))
+
+    a = d.stub.SubmitProof(porep_request(ctx, "same", vanilla_proof=b"nope")).job_id
+    b = d.stub.SubmitProof(porep_request(ctx, "same", vanilla_proof=b"nope")).job_id
+    c = d.stub.SubmitProof(porep_request(ctx, "other", vanilla_proof=b"nope")).job_id
+    check(a == b and a != c, "same request_id -> same job id; another -> a new one",
+          f"{a} {b} {c}")
+    check(status_name(await_final(d.stub, a, 60)) == "FAILED", "... and it is the same job")
+    d.stop_ok()
+
+    m = Daemon(ctx, "noparams", config=f'[srs]\nparam_cache = "{ctx.tmp}/missing-params"')
+    r = await_final(m.stub, m.stub.SubmitProof(porep_request(ctx, "np")).job_id, 60)
+    check(status_name(r) == "FAILED" and ".params is missing" in r.error_message,
+          "missing parameter directory: FAILED naming the file", r.error_message)
+    check(m.stub.GetStatus(pb.GetStatusRequest()) is not None, "daemon still serves")
+    m.stop_ok()
+
+
+def scenario_pending(ctx):
+    """Jobs held pending by the batch collector: AwaitProof TIMEOUT, cancel of pending jobs,
+    shutdown = "cancel" cancels what is left and tells its waiting client; shutdown = "finish"
+    past shutdown_timeout_s cancels too."""
+    d = Daemon(ctx, "pending", config="""
+        [daemon]
+        shutdown = "cancel"
+        [scheduler]
+        max_batch_size = 8
+        max_batch_wait_ms = 600000
+        """)
+    a = d.stub.SubmitProof(porep_request(ctx, "p-a")).job_id
+    t = time.monotonic()
+    r = d.stub.AwaitProof(pb.AwaitProofRequest(job_id=a, timeout_ms=500))
+    took = time.monotonic() - t
+    check(status_name(r) == "TIMEOUT" and r.job_id == a and 0.45 < took < 5,
+          f"AwaitProof timeout_ms=500 -> TIMEOUT after {took:.2f} s", status_name(r))
+    check(queue(d.stub) == (1, 0), "GetStatus: one porep job pending", str(queue(d.stub)))
+    c = d.stub.CancelProof(pb.CancelProofRequest(job_id=a))
+    r = await_final(d.stub, a, 10)
+    check(not c.was_running and status_name(r) == "CANCELLED",
+          "cancel a pending job: was_running false, then CANCELLED", status_name(r))
+    b = d.stub.SubmitProof(porep_request(ctx, "p-b")).job_id
+    c2 = d.stub.SubmitProof(porep_request(ctx, "p-c")).job_id
+    d.stub.CancelProof(pb.CancelProofRequest(job_id=b))
+    again = d.stub.SubmitProof(porep_request(ctx, "p-b")).job_id
+    check(again == b and status_name(await_final(d.stub, b, 10)) == "CANCELLED",
+          "resubmitting a cancelled request_id returns the cancelled job")
+    check(queue(d.stub) == (1, 0), "the other job is still pending")
+
+    result = {}
+    waiter = threading.Thread(target=lambda: result.update(r=await_final(d.stub, c2, 120)))
+    waiter.start()
+    time.sleep(0.5)
+    d.proc.send_signal(signal.SIGTERM)
+    waiter.join(120)
+    r = result.get("r")
+    check(r is not None and status_name(r) == "CANCELLED" and "shutting down" in r.error_message,
+          "SIGTERM with shutdown=cancel: the waiting client gets CANCELLED",
+          str(r and (status_name(r), r.error_message)))
+    d.stop_ok()
+
+    # shutdown = "finish" releases the held job; shutdown_timeout_s = 1 then cancels it (most
+    # likely while its parameters load, so no proving is wasted).
+    f = Daemon(ctx, "escalate", config="""
+        [daemon]
+        shutdown_timeout_s = 1
+        [scheduler]
+        max_batch_size = 8
+        max_batch_wait_ms = 600000
+        """)
+    job = f.stub.SubmitProof(porep_request(ctx, "e-1")).job_id
+    waiter = threading.Thread(target=lambda: result.update(e=await_final(f.stub, job, 300)))
+    waiter.start()
+    time.sleep(0.5)
+    f.proc.send_signal(signal.SIGTERM)
+    waiter.join(300)
+    r = result.get("e")
+    check(r is not None and status_name(r) == "CANCELLED",
+          "shutdown=finish past shutdown_timeout_s: the job is cancelled, its client told",
+          str(r and (status_name(r), r.error_message)))
+    rc = f.proc.wait(timeout=300)
+    f.log.close()
+    check(rc == 0 and "event=shutdown_escalated reason=timeout cancelled_jobs=1" in f.log_text(),
+          "... logged as shutdown_escalated; exit 0", f"exit {rc}")
+
+
+def scenario_prove(ctx):
+    """PreloadSRS, then one Prove: COMPLETED, timings, the proof verifies; counters, metrics and
+    the job's log lines."""
+    d = Daemon(ctx, "prove")
+    r = d.stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"), timeout=300)
+    check(not r.already_loaded and r.load_time_ms > 0,
+          f"PreloadSRS porep-2k loads ({r.load_time_ms} ms)")
+    r = d.stub.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"))
+    check(r.already_loaded, "PreloadSRS again: already loaded")
+    srs = {s.circuit_id: s for s in d.stub.GetStatus(pb.GetStatusRequest()).loaded_srs}
+    check("porep-2k" in srs and srs["porep-2k"].size_bytes > 0 and
+          srs["porep-2k"].tier == pb.SRSStatus.WARM,
+          "GetStatus lists porep-2k WARM with its size", str(srs))
+
+    t = time.monotonic()
+    r = d.stub.Prove(pb.ProveRequest(submit=porep_request(ctx, "prove-1")), timeout=600).result
+    say(f"Prove took {time.monotonic() - t:.1f} s")
+    check_completed(ctx, r, "Prove")
+    check(r.srs_load_ms < 1000, "preloaded parameters: srs_load_ms ~ 0", str(r.srs_load_ms))
+    st = d.stub.GetStatus(pb.GetStatusRequest())
+    check(st.total_proofs_completed == 1 and st.pinned_memory_bytes <= st.pinned_memory_limit_bytes,
+          "GetStatus: 1 completed, memory in use within the budget", str(st))
+    text = d.stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    check('cuzk_proofs_total{kind="porep",outcome="completed"} 1' in text,
+          "GetMetrics counts the completed proof")
+    d.stop_ok()
+    log = d.log_text()
+    job = r.job_id
+    check(f"event=job_submitted job_id={job} request_id=prove-1 kind=porep" in log and
+          f"event=job_finished job_id={job} kind=porep state=completed" in log,
+          "text log: job_submitted and job_finished lines with key=value fields", log[-2000:])
+
+
+def scenario_disconnect(ctx):
+    """Clients that go away mid-Prove (deadline, explicit cancel): the daemon keeps serving, the
+    job keeps running, and resubmitting the request_id then awaiting gets its result."""
+    d = Daemon(ctx, "disconnect")
+    t0 = time.monotonic()
+    req = pb.ProveRequest(submit=porep_request(ctx, "gone-1"))
+    e = rpc_error(d.stub.Prove, req, timeout=3)
+    check(e is not None and e.code() == grpc.StatusCode.DEADLINE_EXCEEDED,
+          "Prove with a 3 s deadline: DEADLINE_EXCEEDED at the client", str(e))
+    fut = d.stub.Prove.future(req)
+    time.sleep(1)
+    fut.cancel()
+    check(fut.cancelled(), "a second Prove of the same request, cancelled by the client")
+    wait_for("two client_gone log lines", lambda: d.log_text().count("event=client_gone") >= 2,
+             timeout=10)
+    check(True, "the daemon noticed both departures (client_gone logged)")
+    pending, running = queue(d.stub)
+    check(pending + running == 1, "GetStatus answers: the one job is still in flight",
+          f"pending {pending} running {running}")
+    j1 = d.stub.SubmitProof(porep_request(ctx, "gone-1")).job_id
+    j2 = d.stub.SubmitProof(porep_request(ctx, "gone-1")).job_id
+    check(j1 == j2, "resubmitting request_id gone-1 returns one job id", f"{j1} {j2}")
+    r = await_final(d.stub, j1)
+    check_completed(ctx, r, "the abandoned job")
+    elapsed_ms = (time.monotonic() - t0) * 1000
+    check(r.total_ms > elapsed_ms - 2000,
+          "it is the job the first Prove started (total_ms spans from the first call)",
+          f"total {r.total_ms} ms, {elapsed_ms:.0f} ms since the first Prove")
+    check(d.stub.GetStatus(pb.GetStatusRequest()).total_proofs_completed == 1,
+          "exactly one proof was made")
+    d.stop_ok()
+
+
+def scenario_sigterm(ctx):
+    """SIGTERM with a job running (shutdown = finish): new submissions get UNAVAILABLE, the
+    waiting client gets COMPLETED with a valid proof, then the daemon exits 0."""
+    d = Daemon(ctx, "sigterm")
+    job = d.stub.SubmitProof(porep_request(ctx, "term-1")).job_id
+    result = {}
+
+    def wait_result():
+        try:
+            result["r"] = await_final(d.stub, job)
+        except grpc.RpcError as e:
+            result["e"] = e
+
+    waiter = threading.Thread(target=wait_result)
+    waiter.start()
+    wait_for("the job to run", lambda: queue(d.stub)[1] == 1, timeout=120)
+    time.sleep(1)
+    d.proc.send_signal(signal.SIGTERM)
+    say("SIGTERM sent with the job running")
+
+    # A submission racing the signal may still be accepted (and proved); one made after the
+    # daemon has logged the signal is refused.
+    wait_for("shutdown_started in the log", lambda: "event=shutdown_started" in d.log_text(),
+             timeout=10)
+    time.sleep(0.5)
+    e = rpc_error(d.stub.SubmitProof, porep_request(ctx, "late"))
+    check(e is not None and e.code() == grpc.StatusCode.UNAVAILABLE and
+          "shutting down" in e.details(), "SubmitProof while shutting down: UNAVAILABLE", str(e))
+    waiter.join(600)
+    check("r" in result, "the waiting AwaitProof returned", str(result.get("e")))
+    check_completed(ctx, result["r"], "job in flight at SIGTERM")
+    rc = d.proc.wait(timeout=120)
+    check(rc == 0, "daemon exits 0 after finishing the job", f"exit {rc}")
+    d.log.close()
+    check(not os.path.exists(d.sock), "socket file removed")
+    log = d.log_text()
+    order = [log.find(s) for s in ("event=shutdown_started", "event=job_finished",
+                                   "event=engine_stopped", "event=daemon_stopped")]
+    check(all(i >= 0 for i in order) and order == sorted(order),
+          "log: shutdown_started, job_finished, engine_stopped, daemon_stopped in order")
+
+
+def scenario_flood(ctx):
+    """200 SubmitProof calls at once against a small memory budget: the daemon's resident memory
+    stays under budget + baseline while the first jobs run; then all are cancelled and those
+    still in flight end CANCELLED."""
+    budget = 3 * GIB
+    d = Daemon(ctx, "flood", config='[memory]\ntotal_budget = "3GiB"')
+    time.sleep(0.5)
+    idle = d.proc_status("VmRSS")
+    n = 200
+    # Payloads wait outside the budget until their job is prepared: each pending job holds
+    # its C1 bytes. 256 MiB for thread stacks, allocator slack and gRPC buffers.
+    baseline = idle + n * len(ctx.c1_bytes) + 256 * MIB
+    say(f"idle RSS {idle / MIB:.0f} MiB; limit = budget {budget / GIB:.0f} GiB + baseline "
+        f"{baseline / MIB:.0f} MiB (idle + {n} x {len(ctx.c1_bytes) / KIB:.0f} KiB payload "
+        f"+ 256 MiB)")
+    samples, in_use = [], []
+    stop = threading.Event()
+
+    def sample():
+        try:
+            while not stop.is_set():
+                samples.append(d.proc_status("VmRSS"))
+                st = d.stub.GetStatus(pb.GetStatusRequest())
+                in_use.append((st.pinned_memory_bytes, st.pinned_memory_limit_bytes))
+                time.sleep(0.1)
+        except (Failure, OSError, grpc.RpcError):
+            pass  # the daemon went away: the main thread reports why
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    t = time.monotonic()
+    futures = [d.stub.SubmitProof.future(porep_request(ctx, f"flood-{i}")) for i in range(n)]
+    ids = [f.result(timeout=120).job_id for f in futures]
+    check(len(set(ids)) == n, f"{n} SubmitProof calls -> {n} distinct job ids "
+          f"({time.monotonic() - t:.1f} s)")
+    # Long enough to load the parameters and synthesize/prove the first partition(s).
+    wait_for("a job to run", lambda: queue(d.stub)[1] >= 1, timeout=60)
+    time.sleep(20)
+    pending, running = queue(d.stub)
+    say(f"after 20 s: {pending} pending, {running} in progress")
+    # A job that completed before its cancel keeps its result (the cancel finds it final:
+    # was_running false); every other one must end CANCELLED.
+    t = time.monotonic()
+    cancels = {j: d.stub.CancelProof(pb.CancelProofRequest(job_id=j)) for j in ids}
+    finals = {j: status_name(await_final(d.stub, j, 30)) for j in ids}
+    completed = [j for j in ids if finals[j] == "COMPLETED"]
+    counts = {s: list(finals.values()).count(s) for s in set(finals.values())}
+    check(all(finals[j] == "CANCELLED" for j in ids if j not in completed) and
+          all(not cancels[j].was_running for j in completed) and len(completed) <= 2,
+          f"all {n} cancelled ({sum(c.was_running for c in cancels.values())} while running, "
+          f"{len(completed)} had completed before) and CANCELLED ({time.monotonic() - t:.1f} s)",
+          str(counts))
+    time.sleep(1)
+    stop.set()
+    sampler.join()
+    hwm = d.proc_status("VmHWM")
+    peak = max(samples)
+    say(f"RSS: {len(samples)} samples, max {peak / MIB:.0f} MiB, VmHWM {hwm / MIB:.0f} MiB; "
+        f"engine memory in use max {max(u for u, _ in in_use) / MIB:.0f} MiB")
+    check(all(u <= lim for u, lim in in_use), "memory in use never above the budget")
+    check(peak <= budget + baseline and hwm <= budget + baseline,
+          f"RSS (max {peak / MIB:.0f} MiB, VmHWM {hwm / MIB:.0f} MiB) <= budget + baseline "
+          f"({(budget + baseline) / MIB:.0f} MiB)")
+    check(queue(d.stub) == (0, 0), "queues empty")
+    d.stop_ok()
+
+
+SCENARIOS = {
+    "basic": scenario_basic,
+    "errors": scenario_errors,
+    "pending": scenario_pending,
+    "prove": scenario_prove,
+    "disconnect": scenario_disconnect,
+    "sigterm": scenario_sigterm,
+    "flood": scenario_flood,
+}
+
+
+def main():
+    global pb, pbg, grpc
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario", choices=sorted(SCENARIOS))
+    ap.add_argument("--daemon", required=True)
+    ap.add_argument("--cuzk", required=True)
+    ap.add_argument("--proto", required=True, help="the folder holding cuzk/v1/proving.proto")
+    ap.add_argument("--fixtures", required=True, help="params/ and c1/ from make_fixtures.sh")
+    args = ap.parse_args()
+    try:
+        import grpc as grpc_module
+        from grpc_tools import protoc
+    except ImportError as e:
+        print(f"SKIP: {sys.executable} has no grpcio / grpc_tools ({e}); install "
+              "python3-grpcio python3-grpc-tools", flush=True)
+        return SKIP
+    grpc = grpc_module
+
+    with tempfile.TemporaryDirectory(prefix="cuzk-daemon-test-") as tmp:
+        stubs = os.path.join(tmp, "stubs")
+        os.mkdir(stubs)
+        rc = protoc.main(["protoc", f"-I{args.proto}", f"--python_out={stubs}",
+                          f"--grpc_python_out={stubs}",
+                          os.path.join(args.proto, "cuzk/v1/proving.proto")])
+        if rc != 0:
+            print(f"FAIL: grpc_tools.protoc exited {rc}")
+            return 1
+        sys.path.insert(0, stubs)
+        from cuzk.v1 import proving_pb2, proving_pb2_grpc
+        pb, pbg = proving_pb2, proving_pb2_grpc
+
+        ctx = argparse.Namespace(daemon=args.daemon, cuzk=args.cuzk, tmp=tmp, daemons=[],
+                                 params=os.path.join(args.fixtures, "params"),
+                                 c1=os.path.join(args.fixtures, "c1", C1_NAME))
+        ctx.c1_bytes = open(ctx.c1, "rb").read() if os.path.exists(ctx.c1) else b""
+        from google.protobuf import __version__ as protobuf_version
+        from google.protobuf.internal import api_implementation
+        say(f"scenario {args.scenario}: python {sys.version.split()[0]}, grpcio "
+            f"{grpc.__version__}, protobuf {protobuf_version} ({api_implementation.Type()})")
+        try:
+            SCENARIOS[args.scenario](ctx)
+        except Failure as e:
+            print(f"FAIL: {e}", flush=True)
+            for d in ctx.daemons:
+                if d.proc is not None:
+                    print(f"--- log of daemon {d.proc.pid} (last 4000 bytes)")
+                    print(d.log_text()[-4000:])
+            return 1
+        finally:
+            for d in ctx.daemons:
+                d.kill()
+                if os.environ.get("CUZK_DAEMON_TEST_LOGS") and d.proc is not None:
+                    print(f"--- log of daemon {d.proc.pid}\n{d.log_text()}")
+        print(f"PASS {args.scenario} ({time.monotonic() - T0:.1f} s)", flush=True)
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
