@@ -17,14 +17,20 @@ bool MemoryBudget::try_reserve(uint64_t bytes) {
 
 bool MemoryBudget::reserve(uint64_t bytes, const std::function<bool()>& abandon) {
   if (limit_ != 0 && bytes > limit_) return false;
-  std::unique_lock<std::mutex> lock(mu_);
-  while (limit_ != 0 && in_use_ > limit_ - bytes) {
+  const auto fits = [&] { return limit_ == 0 || in_use_ <= limit_ - bytes; };
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      freed_.wait_for(lock, std::chrono::milliseconds(50), fits);
+      if (fits()) {
+        in_use_ += bytes;
+        peak_ = std::max(peak_, in_use_);
+        return true;
+      }
+    }
+    // Outside the lock: `abandon` takes the caller's locks, which are held around release().
     if (abandon && abandon()) return false;
-    freed_.wait_for(lock, std::chrono::milliseconds(50));
   }
-  in_use_ += bytes;
-  peak_ = std::max(peak_, in_use_);
-  return true;
 }
 
 void MemoryBudget::release(uint64_t bytes) {

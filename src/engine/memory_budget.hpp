@@ -15,7 +15,8 @@ class MemoryBudget {
   explicit MemoryBudget(uint64_t limit_bytes);  // 0: unlimited
 
   // Waits until `bytes` fit. Returns false, reserving nothing, when `abandon` turns true
-  // (polled every 50 ms) or when `bytes` exceeds the whole budget (it would never fit).
+  // (polled every 50 ms, without this object's lock held) or when `bytes` exceeds the whole
+  // budget (it would never fit).
   bool reserve(uint64_t bytes, const std::function<bool()>& abandon);
   bool try_reserve(uint64_t bytes);
   void release(uint64_t bytes);

@@ -62,7 +62,13 @@ SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
     }
     if (!e.loading) break;
     loaded_.wait_for(lock, std::chrono::milliseconds(100));
-    if (abandon && abandon()) throw std::runtime_error("abandoned while parameters load");
+    if (abandon) {
+      // Lock order is engine -> SRS manager -> budget: `abandon` takes the engine's lock.
+      lock.unlock();
+      const bool give_up = abandon();
+      lock.lock();
+      if (give_up) throw std::runtime_error("abandoned while parameters load");
+    }
   }
   entries_[circuit_id].loading = true;
   lock.unlock();
