@@ -13,27 +13,13 @@
 
 #include "filecoin/base64.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::bench {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
-
 bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && lower(s.substr(0, prefix.size())) == prefix;
+  return s.size() >= prefix.size() && ascii_lower(s.substr(0, prefix.size())) == prefix;
 }
 
 void check_port(std::string_view port, std::string_view address) {
@@ -59,7 +45,7 @@ double leading_number(std::string_view& text, std::string_view what) {
 
 std::chrono::nanoseconds unit_length(std::string_view unit, std::string_view what) {
   using namespace std::chrono;
-  const std::string u = lower(unit);
+  const std::string u = ascii_lower(unit);
   if (u == "ms") return milliseconds(1);
   if (u.empty() || u == "s" || u == "sec") return seconds(1);
   if (u == "m" || u == "min") return minutes(1);
@@ -80,7 +66,7 @@ std::chrono::nanoseconds scaled(double count, std::chrono::nanoseconds unit,
 }  // namespace
 
 std::string normalize_address(std::string_view address) {
-  std::string_view a = trim(address);
+  std::string_view a = trim_space(address);
   if (a.empty()) throw std::invalid_argument("empty daemon address");
   const std::string shown(a);
   if (starts_with_ci(a, "https://")) {
@@ -129,9 +115,9 @@ std::string normalize_address(std::string_view address) {
 }
 
 std::chrono::nanoseconds parse_duration(std::string_view text) {
-  std::string_view t = trim(text);
+  std::string_view t = trim_space(text);
   const double n = leading_number(t, text);
-  return scaled(n, unit_length(trim(t), text), text);
+  return scaled(n, unit_length(trim_space(t), text), text);
 }
 
 std::chrono::nanoseconds Rate::interval() const {
@@ -140,19 +126,19 @@ std::chrono::nanoseconds Rate::interval() const {
 }
 
 Rate parse_rate(std::string_view text) {
-  const std::string_view t = trim(text);
+  const std::string_view t = trim_space(text);
   const size_t slash = t.find('/');
   if (slash == std::string_view::npos) {
     throw std::invalid_argument("rate \"" + std::string(text) +
                                 "\": expected COUNT/PERIOD, e.g. 1/30s or 2/1m");
   }
-  std::string_view count_text = trim(t.substr(0, slash));
+  std::string_view count_text = trim_space(t.substr(0, slash));
   Rate r;
   r.count = leading_number(count_text, text);
   if (!count_text.empty() || !(r.count > 0)) {
     throw std::invalid_argument("rate \"" + std::string(text) + "\": COUNT must be a number > 0");
   }
-  std::string_view period = trim(t.substr(slash + 1));
+  std::string_view period = trim_space(t.substr(slash + 1));
   // "10/h": the period's number is optional.
   if (!period.empty() && std::isalpha(static_cast<unsigned char>(period.front()))) {
     r.period = unit_length(period, text);
@@ -212,7 +198,7 @@ std::string hex_encode(std::span<const uint8_t> bytes) {
 }
 
 std::vector<uint8_t> hex_decode(std::string_view text) {
-  std::string_view t = trim(text);
+  std::string_view t = trim_space(text);
   if (starts_with_ci(t, "0x")) t.remove_prefix(2);
   if (t.size() % 2 != 0) throw std::invalid_argument("hex: odd number of digits");
   const auto digit = [&](char c) -> uint8_t {
@@ -243,7 +229,7 @@ std::string format_bytes(uint64_t bytes) {
 }
 
 ProofKindArg parse_proof_kind(std::string_view name) {
-  const std::string n = lower(trim(name));
+  const std::string n = ascii_lower(trim_space(name));
   if (n == "porep" || n == "porep-c2" || n == "seal-commit") return ProofKindArg::kPoRep;
   if (n == "snap" || n == "snap-deals" || n == "update") return ProofKindArg::kSnapDeals;
   if (n == "wpost" || n == "window-post" || n == "windowpost") return ProofKindArg::kWindowPoSt;

@@ -9,26 +9,13 @@
 #include <limits>
 #include <sstream>
 
+#include "util/text.hpp"
+
 namespace cuzk::server {
 namespace {
 
 constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
 constexpr uint64_t kDefaultSafetyMargin = 5 * kGiB;  // the Rust daemon's default
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-    s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-    s.remove_suffix(1);
-  return s;
-}
 
 std::string join(const std::vector<std::string_view>& names) {
   std::string out;
@@ -60,7 +47,7 @@ const char* type_name(const toml::node& n) {
 bool is_auto(const toml::node* n) {
   if (n == nullptr) return true;
   const std::optional<std::string> s = n->value<std::string>();
-  return s && lower(trim(*s)) == "auto";
+  return s && ascii_lower(trim_space(*s)) == "auto";
 }
 
 struct Section {
@@ -304,7 +291,7 @@ void resolve(const Reader& r, const Pending& p, const SystemFacts& facts, Daemon
 }  // namespace
 
 ListenAddress parse_listen_address(std::string_view text, bool allow_unix) {
-  const std::string s(trim(text));
+  const std::string s(trim_space(text));
   ListenAddress a;
   if (s.rfind("unix:", 0) == 0) {
     if (!allow_unix) throw std::invalid_argument("\"" + s + "\": expected host:port");
@@ -339,7 +326,7 @@ ListenAddress parse_listen_address(std::string_view text, bool allow_unix) {
 }
 
 uint64_t parse_size(std::string_view text) {
-  const std::string_view t = trim(text);
+  const std::string_view t = trim_space(text);
   const auto bad = [&] {
     return std::invalid_argument("\"" + std::string(text) +
                                  "\" is not a size (examples: \"256GiB\", \"512MiB\", \"5GB\", "
@@ -349,7 +336,7 @@ uint64_t parse_size(std::string_view text) {
   while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.'))
     ++i;
   const std::string number(t.substr(0, i));
-  const std::string unit = lower(trim(t.substr(i)));
+  const std::string unit = ascii_lower(trim_space(t.substr(i)));
   if (number.empty() || number == "." || std::count(number.begin(), number.end(), '.') > 1) {
     throw bad();
   }
