@@ -270,6 +270,8 @@ struct Engine::Impl {
   struct Task {
     std::shared_ptr<Job> job;
     bool prepare = false;
+    ProofRequest
+        request;  // prepare: the request, moved out of the job (finish() may run meanwhile)
     unsigned partition = 0;
   };
 
@@ -301,6 +303,7 @@ struct Engine::Impl {
       job->state = JobState::kRunning;
       job->started = now;
       task->prepare = true;
+      task->request = std::move(job->request);
     } else {
       task->partition = job->next_partition++;
       ++job->in_flight;
@@ -335,7 +338,6 @@ struct Engine::Impl {
     released.erase(std::remove(released.begin(), released.end(), job), released.end());
     if (job->in_flight == 0) release_job_resources(job);
 
-    const Labels kind{{"kind", job->kind_label}};
     metrics.add("cuzk_proofs_total",
                 {{"kind", job->kind_label}, {"outcome", job_state_name(state)}}, 1);
     const auto phase = [&](const char* name, double s) {
@@ -393,7 +395,7 @@ struct Engine::Impl {
       }
       lock.unlock();
       if (task.prepare) {
-        run_prepare(task.job);
+        run_prepare(task.job, task.request);
       } else {
         run_partition(task.job, task.partition);
       }
@@ -401,7 +403,7 @@ struct Engine::Impl {
     }
   }
 
-  void run_prepare(const std::shared_ptr<Job>& job) {
+  void run_prepare(const std::shared_ptr<Job>& job, const ProofRequest& request) {
     const auto abandon = [this, job] {
       std::lock_guard<std::mutex> g(mu);
       return is_final(job->state) || (stopping && cancel_on_stop);
@@ -414,7 +416,7 @@ struct Engine::Impl {
     try {
       // The parameters first: a missing file fails the job before its payload is parsed.
       lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, &load_ms, abandon));
-      work = job->handler->prepare(job->request, pool);
+      work = job->handler->prepare(request, pool);
       const uint64_t bytes = work->resident_bytes();
       const uint64_t need = (*lease)->bytes + bytes + (*lease)->partition_working_set;
       if (budget.limit() != 0 && need > budget.limit()) {
@@ -446,9 +448,6 @@ struct Engine::Impl {
     job->resident = std::move(resident);
     job->partitions = job->work->partitions();
     job->partition_proofs.assign(job->partitions, {});
-    job->request.vanilla_proof.clear();
-    job->request.vanilla_proof.shrink_to_fit();
-    job->request.vanilla_proofs.clear();
     job->prepared = true;
     work_cv.notify_all();
   }

@@ -255,6 +255,25 @@ TEST(Engine, CancelRunningJobStopsAtAPartitionBoundaryAndReturnsItsMemory) {
   EXPECT_EQ(h.wait(h.submit("B", "1,0").job_id).state, JobState::kCompleted);
 }
 
+TEST(Engine, CancelDuringPreparationDropsTheJobCleanly) {
+  Harness h;
+  h.engine->preload_srs("fake-1");
+  const auto a = h.submit("A", "2,0,300");  // 300 ms parsing its payload
+  for (int i = 0; i < 100 && h.engine->status().queues.empty(); ++i)
+    std::this_thread::sleep_for(5ms);
+  std::this_thread::sleep_for(50ms);
+  const CancelResult c = h.engine->cancel(a.job_id);
+  EXPECT_TRUE(c.was_running);
+  EXPECT_EQ(h.wait(a.job_id).state, JobState::kCancelled);
+  std::this_thread::sleep_for(400ms);
+  EXPECT_TRUE(h.log.entries().empty());  // no partition of it was synthesized
+  const EngineStatus st = h.engine->status();
+  ASSERT_EQ(st.srs.size(), 1u);
+  EXPECT_EQ(st.srs[0].ref_count, 0u);
+  EXPECT_EQ(st.memory_in_use_bytes, st.srs[0].size_bytes);
+  EXPECT_EQ(h.wait(h.submit("B", "1,0").job_id).state, JobState::kCompleted);
+}
+
 TEST(Engine, ResubmittedRequestIdReturnsTheSameJob) {
   Harness h;
   const auto first = h.submit("same", "1,0");

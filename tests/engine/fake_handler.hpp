@@ -1,7 +1,8 @@
 // A proof kind for engine tests: a small random circuit (tests/groth16/random_circuit.hpp) whose
 // payload "P,M" asks for P partitions, each synthesized in about M ms, so scheduling can be
-// observed with real proofs in milliseconds. Its circuit id is "fake-<sector_size>"; payload
-// "bad" is refused as bad input. Every partition synthesis is logged as "<request_id>/<k>".
+// observed with real proofs in milliseconds; "P,M,D" also spends D ms in preparation. Its circuit
+// id is "fake-<sector_size>"; payload "bad" is refused as bad input. Every partition synthesis is
+// logged as "<request_id>/<k>".
 #pragma once
 
 #include <chrono>
@@ -76,10 +77,12 @@ class FakeHandler final : public CircuitHandler {
 
   std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool&) const override {
     const std::string payload(r.vanilla_proof.begin(), r.vanilla_proof.end());
-    unsigned partitions = 0, ms = 0;
-    if (std::sscanf(payload.c_str(), "%u,%u", &partitions, &ms) != 2 || partitions == 0) {
+    unsigned partitions = 0, ms = 0, prepare_ms = 0;
+    const int n = std::sscanf(payload.c_str(), "%u,%u,%u", &partitions, &ms, &prepare_ms);
+    if (n < 2 || partitions == 0) {
       throw std::invalid_argument("fake: malformed payload \"" + payload + "\"");
     }
+    std::this_thread::sleep_for(std::chrono::milliseconds(prepare_ms));
     return std::make_unique<FakeJob>(partitions, ms, r.request_id, log_);
   }
 
