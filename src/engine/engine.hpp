@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,13 @@ struct EngineConfig {
 
 class CircuitHandler;  // engine/circuit_handler.hpp
 
+// A known circuit whose parameter file is not in the parameter cache (fetch it, or fix
+// param_cache); other refusals of preload_srs / evict_srs are plain std::invalid_argument.
+class MissingParametersError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 class Engine {
  public:
   // Serves the proof kinds of default_handlers(); std::invalid_argument for an unusable config
@@ -159,7 +167,7 @@ class Engine {
   EngineStatus status() const;
   std::string metrics_text() const;  // Prometheus text exposition format 0.0.4
 
-  // std::invalid_argument for an unknown circuit id or missing parameter files.
+  // std::invalid_argument for an unknown circuit id, MissingParametersError for missing files.
   PreloadResult preload_srs(const std::string& circuit_id);
   EvictResult evict_srs(const std::string& circuit_id);
 

@@ -80,7 +80,9 @@ SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
     const SrsSpec spec = resolve_(circuit_id);
     std::error_code ec;
     const uint64_t estimate = std::filesystem::file_size(spec.file, ec);
-    if (ec) throw std::invalid_argument(spec.file.string() + " is missing (" + ec.message() + ")");
+    if (ec) {
+      throw MissingParametersError(spec.file.string() + " is missing (" + ec.message() + ")");
+    }
     if (budget_.limit() != 0 && estimate > budget_.limit()) {
       throw std::invalid_argument("parameters of " + circuit_id + " (" + std::to_string(estimate) +
                                   " bytes) exceed the memory budget (" +

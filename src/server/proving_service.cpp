@@ -152,14 +152,10 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
       response->set_already_loaded(r.already_loaded);
       response->set_load_time_ms(r.load_time_ms);
       return grpc::Status::OK;
+    } catch (const engine::MissingParametersError& e) {
+      return grpc::Status(grpc::StatusCode::NOT_FOUND, e.what());  // the files can be fetched
     } catch (const std::invalid_argument& e) {
-      // The engine reports an unknown id and missing parameter files alike; the latter is
-      // NOT_FOUND for a client (the files can be fetched), the former a bad argument.
-      const std::string what = e.what();
-      return grpc::Status(what.find(" is missing") != std::string::npos
-                              ? grpc::StatusCode::NOT_FOUND
-                              : grpc::StatusCode::INVALID_ARGUMENT,
-                          what);
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, e.what());
     }
   });
 }
