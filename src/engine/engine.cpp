@@ -79,6 +79,53 @@ int effective_priority(Priority p) {
   return p == Priority::kUnspecified ? static_cast<int>(Priority::kNormal) : static_cast<int>(p);
 }
 
+uint64_t payload_size(const ProofRequest& r) {
+  uint64_t n = r.vanilla_proof.size();
+  for (const auto& p : r.vanilla_proofs)
+    n += p.size();
+  return n;
+}
+
+// Spool file: [u64 length][bytes] of vanilla_proof, [u64 count], then count x [u64 length][bytes].
+void write_bytes(std::ofstream& out, const std::vector<uint8_t>& b) {
+  const uint64_t n = b.size();
+  out.write(reinterpret_cast<const char*>(&n), sizeof n);
+  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(n));
+}
+
+std::vector<uint8_t> read_bytes(std::ifstream& in) {
+  uint64_t n = 0;
+  if (!in.read(reinterpret_cast<char*>(&n), sizeof n)) throw std::runtime_error("truncated");
+  std::vector<uint8_t> b(n);
+  if (!in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(n))) {
+    throw std::runtime_error("truncated");
+  }
+  return b;
+}
+
+void write_spool(const std::filesystem::path& file, const ProofRequest& r) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  write_bytes(out, r.vanilla_proof);
+  const uint64_t count = r.vanilla_proofs.size();
+  out.write(reinterpret_cast<const char*>(&count), sizeof count);
+  for (const auto& p : r.vanilla_proofs)
+    write_bytes(out, p);
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + file.string());
+}
+
+void read_spool(const std::filesystem::path& file, ProofRequest& r) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + file.string());
+  r.vanilla_proof = read_bytes(in);
+  uint64_t count = 0;
+  if (!in.read(reinterpret_cast<char*>(&count), sizeof count))
+    throw std::runtime_error("truncated");
+  r.vanilla_proofs.clear();
+  for (uint64_t i = 0; i < count; ++i)
+    r.vanilla_proofs.push_back(read_bytes(in));
+}
+
 const std::vector<double> kDurationBuckets = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5,   10,
                                               25,   50,  100,  250, 500, 1000, 2500};
 
@@ -88,6 +135,10 @@ struct Job {
   std::string id;
   std::string request_id;
   ProofRequest request;  // the payload is dropped once prepared
+  // Until a worker takes the request: its payload bytes counted in memory, or the spool file
+  // holding the payload (then request's payload fields are empty).
+  uint64_t payload_bytes = 0;
+  std::filesystem::path spool_file;
   ProofKind kind = ProofKind::kUnspecified;
   std::string kind_label;
   std::string circuit_id;
@@ -152,6 +203,10 @@ struct Engine::Impl {
   std::string last_released_circuit;
   bool accepting = true, stopping = false, cancel_on_stop = false;
   uint64_t completed = 0, failed = 0, cancelled = 0;
+  // Queued payloads in memory, bounded by payload_cap (a share reserved from the budget).
+  uint64_t payload_cap = 0, payload_in_memory = 0, spooled = 0, next_spool = 0;
+  std::filesystem::path spool_dir;
+  bool own_spool_dir = false;
 
   std::vector<std::thread> synth_threads;
   std::vector<std::unique_ptr<ProverWorker>> provers;
@@ -164,6 +219,22 @@ struct Engine::Impl {
     for (auto& h : hs)
       handlers[h->kind()] = std::move(h);
     declare_metrics();
+    if (budget.limit() != 0) {
+      payload_cap = budget.limit() / 16;
+      budget.pin(payload_cap);  // the budget is empty here: always fits
+    }
+    spool_dir = config.spool_dir;
+    if (spool_dir.empty()) {
+      own_spool_dir = true;
+      spool_dir = std::filesystem::temp_directory_path() /
+                  ("cuzk-spool-" + std::to_string(::getpid()) + "-" +
+                   std::to_string(reinterpret_cast<uintptr_t>(this)));
+    }
+  }
+
+  ~Impl() {
+    std::error_code ec;
+    if (own_spool_dir) std::filesystem::remove_all(spool_dir, ec);
   }
 
   SrsSpec resolve_srs(const std::string& id) const {
@@ -196,6 +267,9 @@ struct Engine::Impl {
     metrics.declare("cuzk_srs_loaded_bytes", "Loaded parameters by circuit id and tier.",
                     T::kGauge);
     metrics.declare("cuzk_uptime_seconds", "Seconds since the engine started.", T::kGauge);
+    metrics.declare("cuzk_queued_payload_bytes", "Payload bytes of queued jobs held in memory.",
+                    T::kGauge);
+    metrics.declare("cuzk_spooled_jobs", "Queued jobs whose payload waits on disk.", T::kGauge);
   }
 
   // ---- scheduling (caller holds mu) ----
@@ -270,8 +344,11 @@ struct Engine::Impl {
   struct Task {
     std::shared_ptr<Job> job;
     bool prepare = false;
-    ProofRequest
-        request;  // prepare: the request, moved out of the job (finish() may run meanwhile)
+    // prepare: the request moved out of the job (finish() may reset the job's meanwhile), the
+    // spool file holding its payload if it is not in `request`, its payload bytes in memory.
+    ProofRequest request;
+    std::filesystem::path spool_file;
+    uint64_t payload_bytes = 0;
     unsigned partition = 0;
   };
 
@@ -304,6 +381,8 @@ struct Engine::Impl {
       job->started = now;
       task->prepare = true;
       task->request = std::move(job->request);
+      task->spool_file = std::exchange(job->spool_file, {});
+      task->payload_bytes = std::exchange(job->payload_bytes, 0);
     } else {
       task->partition = job->next_partition++;
       ++job->in_flight;
@@ -334,6 +413,7 @@ struct Engine::Impl {
     }
     job->partition_proofs.clear();
     job->request = ProofRequest{};  // the payload is not needed any more
+    drop_payload(job->payload_bytes, job->spool_file);
     pending.erase(std::remove(pending.begin(), pending.end(), job), pending.end());
     released.erase(std::remove(released.begin(), released.end(), job), released.end());
     if (job->in_flight == 0) release_job_resources(job);
@@ -352,6 +432,18 @@ struct Engine::Impl {
     phase("total", t.total_ms / 1e3);
     done_cv.notify_all();
     work_cv.notify_all();
+  }
+
+  // The payload accounting of a request that is gone (caller holds mu).
+  void drop_payload(uint64_t& bytes, std::filesystem::path& spool_file) {
+    payload_in_memory -= std::min(bytes, payload_in_memory);
+    bytes = 0;
+    if (!spool_file.empty()) {
+      std::error_code ec;
+      std::filesystem::remove(spool_file, ec);
+      spool_file.clear();
+      --spooled;
+    }
   }
 
   void release_job_resources(const std::shared_ptr<Job>& job) {
@@ -395,7 +487,7 @@ struct Engine::Impl {
       }
       lock.unlock();
       if (task.prepare) {
-        run_prepare(task.job, task.request);
+        run_prepare(task);
       } else {
         run_partition(task.job, task.partition);
       }
@@ -403,7 +495,16 @@ struct Engine::Impl {
     }
   }
 
-  void run_prepare(const std::shared_ptr<Job>& job, const ProofRequest& request) {
+  // A wait for memory: evict parameters that became unreferenced meanwhile (jobs of another
+  // circuit finished), then ask whether to give up. Called without any lock held.
+  bool reclaim_or(uint64_t bytes, const std::function<bool()>& abandon) {
+    srs.reclaim(bytes);
+    return abandon();
+  }
+
+  void run_prepare(Task& task) {
+    const std::shared_ptr<Job>& job = task.job;
+    ProofRequest& request = task.request;
     const auto abandon = [this, job] {
       std::lock_guard<std::mutex> g(mu);
       return is_final(job->state) || (stopping && cancel_on_stop);
@@ -414,20 +515,26 @@ struct Engine::Impl {
     uint64_t load_ms = 0;
     std::string error;
     try {
+      if (!task.spool_file.empty()) {
+        try {
+          read_spool(task.spool_file, request);
+        } catch (const std::exception& e) {
+          throw std::runtime_error(std::string("the spooled payload is unreadable: ") + e.what());
+        }
+      }
       // The parameters first: a missing file fails the job before its payload is parsed.
       lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, &load_ms, abandon));
       work = job->handler->prepare(request, pool);
       const uint64_t bytes = work->resident_bytes();
       const uint64_t need = (*lease)->bytes + bytes + (*lease)->partition_working_set;
-      if (budget.limit() != 0 && need > budget.limit()) {
+      if (budget.limit() != 0 && need > budget.capacity()) {
         throw std::invalid_argument(
             job->circuit_id + " needs about " + std::to_string(need >> 20) +
             " MiB (parameters, the parsed payload and one partition's working set); the memory "
             "budget is " +
-            std::to_string(budget.limit() >> 20) + " MiB");
+            std::to_string(budget.capacity() >> 20) + " MiB");
       }
-      srs.reclaim(bytes);
-      if (!budget.reserve(bytes, abandon)) {
+      if (!budget.reserve(bytes, [&] { return reclaim_or(bytes, abandon); })) {
         throw std::runtime_error("the prepared job (" + std::to_string(bytes) +
                                  " bytes) does not fit the memory budget");
       }
@@ -435,7 +542,9 @@ struct Engine::Impl {
     } catch (const std::exception& e) {
       error = e.what();
     }
+    request = ProofRequest{};
     std::lock_guard<std::mutex> lock(mu);
+    drop_payload(task.payload_bytes, task.spool_file);
     job->preparing = false;
     job->result.timings.srs_load_ms = load_ms;
     if (!error.empty()) {
@@ -475,8 +584,7 @@ struct Engine::Impl {
       return is_final(job->state) || (stopping && cancel_on_stop);
     };
     const uint64_t bytes = (*lease)->partition_working_set;
-    srs.reclaim(bytes);
-    if (!budget.reserve(bytes, abandon)) {
+    if (!budget.reserve(bytes, [&] { return reclaim_or(bytes, abandon); })) {
       partition_abandoned(job);
       return;
     }
@@ -682,8 +790,9 @@ SubmitResult Engine::submit(ProofRequest request) {
     }
   }
   job->request = std::move(request);
+  const uint64_t payload = payload_size(job->request);
 
-  std::lock_guard<std::mutex> lock(m.mu);
+  std::unique_lock<std::mutex> lock(m.mu);
   if (!m.accepting) throw std::runtime_error("the engine is shutting down");
   m.drop_expired(now);
   if (!job->request_id.empty()) {
@@ -701,6 +810,36 @@ SubmitResult Engine::submit(ProofRequest request) {
   if (!error.empty()) {
     m.fail(job, error);
     return {job->id, 0, "", false};
+  }
+  if (m.payload_cap == 0 || m.payload_in_memory + payload <= m.payload_cap) {
+    m.payload_in_memory += payload;
+    job->payload_bytes = payload;
+  } else {
+    // Over the in-memory share: the payload waits on disk. Written without the lock; the job
+    // is known (await, cancel) but not queued meanwhile.
+    const std::filesystem::path file = m.spool_dir / (job->id + ".payload");
+    ++m.spooled;
+    ProofRequest held;  // the payload, out of the job (a cancel may reset job->request)
+    held.vanilla_proof = std::move(job->request.vanilla_proof);
+    held.vanilla_proofs = std::move(job->request.vanilla_proofs);
+    job->request.vanilla_proof = {};
+    job->request.vanilla_proofs = {};
+    lock.unlock();
+    std::string spool_error;
+    try {
+      std::filesystem::create_directories(m.spool_dir);
+      write_spool(file, held);
+    } catch (const std::exception& e) {
+      spool_error = std::string("cannot spool the payload to disk: ") + e.what();
+    }
+    held = ProofRequest{};
+    lock.lock();
+    job->spool_file = file;
+    if (!spool_error.empty()) m.fail(job, spool_error);
+    if (is_final(job->state)) {  // failed, or cancelled meanwhile (finish dropped nothing yet)
+      m.drop_payload(job->payload_bytes, job->spool_file);
+      return {job->id, 0, "", false};
+    }
   }
   uint32_t ahead = 0;
   for (const auto& p : m.pending)
@@ -766,6 +905,8 @@ EngineStatus Engine::status() const {
     for (const auto& j : m.released)
       ++queues[j->kind_label].in_progress;
     s.completed = m.completed;
+    s.queued_payload_bytes = m.payload_in_memory;
+    s.spooled_jobs = m.spooled;
     s.failed = m.failed;
     s.cancelled = m.cancelled;
     for (const auto& w : m.provers) {
@@ -839,6 +980,8 @@ std::string Engine::metrics_text() const {
     }
   }
   m.metrics.set("cuzk_uptime_seconds", {}, static_cast<double>(s.uptime_seconds));
+  m.metrics.set("cuzk_queued_payload_bytes", {}, static_cast<double>(s.queued_payload_bytes));
+  m.metrics.set("cuzk_spooled_jobs", {}, static_cast<double>(s.spooled_jobs));
   return m.metrics.render();
 }
 

@@ -106,7 +106,9 @@ struct EngineStatus {
   uint64_t completed = 0, failed = 0, cancelled = 0;
   uint64_t uptime_seconds = 0;
   uint64_t memory_in_use_bytes = 0, memory_budget_bytes = 0;
-  uint64_t memory_peak_bytes = 0;  // highest reservation so far
+  uint64_t memory_peak_bytes = 0;     // highest reservation so far
+  uint64_t queued_payload_bytes = 0;  // payloads of queued jobs held in memory
+  uint64_t spooled_jobs = 0;          // queued jobs whose payload waits on disk
 };
 
 struct PreloadResult {
@@ -132,6 +134,10 @@ struct EngineConfig {
   bool sort_by_type = false;
   bool verify_proofs = true;           // every partition proof is verified before it is returned
   uint64_t finished_job_ttl_s = 3600;  // results kept for AwaitProof after completion
+  // Queued payloads (C1 JSON, ~50 MB for 32 GiB) are held in memory up to 1/16 of the budget,
+  // a share reserved from it; the rest wait on disk here until their job starts. Empty: a
+  // directory under the system's temporary directory.
+  std::filesystem::path spool_dir;
 };
 
 class CircuitHandler;  // engine/circuit_handler.hpp

@@ -7,6 +7,20 @@ namespace cuzk::engine {
 
 MemoryBudget::MemoryBudget(uint64_t limit_bytes) : limit_(limit_bytes) {}
 
+bool MemoryBudget::pin(uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (limit_ != 0 && (bytes > limit_ || in_use_ > limit_ - bytes)) return false;
+  in_use_ += bytes;
+  pinned_ += bytes;
+  peak_ = std::max(peak_, in_use_);
+  return true;
+}
+
+uint64_t MemoryBudget::capacity() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return limit_ == 0 ? 0 : limit_ - pinned_;
+}
+
 bool MemoryBudget::try_reserve(uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
   if (limit_ != 0 && (bytes > limit_ || in_use_ > limit_ - bytes)) return false;
@@ -16,7 +30,7 @@ bool MemoryBudget::try_reserve(uint64_t bytes) {
 }
 
 bool MemoryBudget::reserve(uint64_t bytes, const std::function<bool()>& abandon) {
-  if (limit_ != 0 && bytes > limit_) return false;
+  if (limit_ != 0 && bytes > capacity()) return false;
   const auto fits = [&] { return limit_ == 0 || in_use_ <= limit_ - bytes; };
   for (;;) {
     {

@@ -15,13 +15,17 @@ class MemoryBudget {
   explicit MemoryBudget(uint64_t limit_bytes);  // 0: unlimited
 
   // Waits until `bytes` fit. Returns false, reserving nothing, when `abandon` turns true
-  // (polled every 50 ms, without this object's lock held) or when `bytes` exceeds the whole
-  // budget (it would never fit).
+  // (polled every 50 ms, without this object's lock held) or when `bytes` exceeds capacity()
+  // (it would never fit).
   bool reserve(uint64_t bytes, const std::function<bool()>& abandon);
   bool try_reserve(uint64_t bytes);
   void release(uint64_t bytes);
 
+  // Reserves `bytes` for good (a share the owner manages itself); false when it does not fit.
+  bool pin(uint64_t bytes);
   uint64_t limit() const { return limit_; }
+  // What one reservation can ever get: the limit less the pinned shares (0: unlimited).
+  uint64_t capacity() const;
   uint64_t in_use() const;
   uint64_t peak() const;  // highest in_use() so far
 
@@ -29,7 +33,7 @@ class MemoryBudget {
   const uint64_t limit_;
   mutable std::mutex mu_;
   std::condition_variable freed_;
-  uint64_t in_use_ = 0, peak_ = 0;
+  uint64_t in_use_ = 0, peak_ = 0, pinned_ = 0;
 };
 
 // A reservation released on destruction (move-only).

@@ -83,16 +83,25 @@ SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
     if (ec) {
       throw MissingParametersError(spec.file.string() + " is missing (" + ec.message() + ")");
     }
-    if (budget_.limit() != 0 && estimate > budget_.limit()) {
-      throw std::invalid_argument("parameters of " + circuit_id + " (" + std::to_string(estimate) +
-                                  " bytes) exceed the memory budget (" +
-                                  std::to_string(budget_.limit()) + " bytes)");
-    }
+    const auto too_large = [&](uint64_t bytes) {
+      return std::invalid_argument("parameters of " + circuit_id + " (" + std::to_string(bytes) +
+                                   " bytes) exceed the memory budget (" +
+                                   std::to_string(budget_.capacity()) + " bytes)");
+    };
+    if (budget_.limit() != 0 && estimate > budget_.capacity()) throw too_large(estimate);
+    // While waiting, keep evicting what became unreferenced (jobs of other circuits finish).
+    const auto reclaim_or_abandon = [&] {
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        make_room(estimate, circuit_id);
+      }
+      return abandon && abandon();
+    };
     {
       std::lock_guard<std::mutex> g(mu_);
       make_room(estimate, circuit_id);
     }
-    if (!budget_.reserve(estimate, abandon)) {
+    if (!budget_.reserve(estimate, reclaim_or_abandon)) {
       throw std::runtime_error("abandoned while waiting for memory to load " + circuit_id);
     }
     reservation = Reservation(&budget_, estimate);
@@ -104,7 +113,8 @@ SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
     srs->partition_working_set = partition_working_set(srs->params);
     // Settle the reservation on the measured size (the file size is close, not exact).
     if (srs->bytes > estimate) {
-      if (!budget_.reserve(srs->bytes - estimate, abandon)) {
+      if (budget_.limit() != 0 && srs->bytes > budget_.capacity()) throw too_large(srs->bytes);
+      if (!budget_.reserve(srs->bytes - estimate, reclaim_or_abandon)) {
         throw std::runtime_error("abandoned while waiting for memory to load " + circuit_id);
       }
       reservation.merge(Reservation(&budget_, srs->bytes - estimate));

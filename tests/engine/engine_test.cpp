@@ -246,11 +246,11 @@ TEST(Engine, CancelRunningJobStopsAtAPartitionBoundaryAndReturnsItsMemory) {
   EXPECT_TRUE(r.proof.empty());
   std::this_thread::sleep_for(600ms);
   EXPECT_LE(h.log.entries().size(), 3u);  // at most the partition under way when cancelled
-  // Only the (unreferenced) parameters stay reserved.
+  // Only the (unreferenced) parameters and the queued-payload share stay reserved.
   const EngineStatus st = h.engine->status();
   ASSERT_EQ(st.srs.size(), 1u);
   EXPECT_EQ(st.srs[0].ref_count, 0u);
-  EXPECT_EQ(st.memory_in_use_bytes, st.srs[0].size_bytes);
+  EXPECT_EQ(st.memory_in_use_bytes, st.srs[0].size_bytes + c.memory_budget_bytes / 16);
   // The engine goes on serving.
   EXPECT_EQ(h.wait(h.submit("B", "1,0").job_id).state, JobState::kCompleted);
 }
@@ -338,8 +338,9 @@ TEST(Engine, MemoryBudgetIsNeverExceeded) {
   c.synthesis_workers = 2;
   c.cpu_workers = 2;
   c.synthesis_lookahead = 4;
-  // Room for the parameters, the prepared jobs and one and a half partitions.
-  c.memory_budget_bytes = srs + 20 * 1000 + part + part / 2;
+  // Room for the parameters, the prepared jobs and one and a half partitions, plus the 1/16
+  // share for queued payloads.
+  c.memory_budget_bytes = (srs + 20 * 1000 + part + part / 2) * 16 / 15 + 16;
   Harness h(c);
   std::vector<std::string> ids;
   for (int i = 0; i < 20; ++i)
@@ -349,13 +350,45 @@ TEST(Engine, MemoryBudgetIsNeverExceeded) {
   const EngineStatus st = h.engine->status();
   EXPECT_LE(st.memory_peak_bytes, c.memory_budget_bytes);
   EXPECT_GE(st.memory_peak_bytes, srs + part);  // the accounting did run
-  EXPECT_EQ(st.memory_in_use_bytes, srs);
+  EXPECT_EQ(st.memory_in_use_bytes, srs + c.memory_budget_bytes / 16);
+}
+
+TEST(Engine, QueuedPayloadsBeyondTheirShareWaitOnDiskAndComeBack) {
+  EngineConfig c = Harness::base_config();
+  TempDir spool;
+  c.spool_dir = spool.path();
+  c.memory_budget_bytes = 4 << 20;  // a 256 KiB share for queued payloads
+  Harness h(c);
+  const auto blocker = h.submit("blocker", "1,300");
+  h.wait_for_log("blocker/0");
+  // 40 KiB payloads (the fake parser reads the leading "P,M"): 6 fit the share, 14 spill.
+  std::vector<std::string> ids;
+  for (int i = 0; i < 20; ++i)
+    ids.push_back(h.submit("j" + std::to_string(i), "1,0" + std::string(40 << 10, ' ')).job_id);
+  const EngineStatus queued = h.engine->status();
+  EXPECT_EQ(queued.queued_payload_bytes, 6u * ((40 << 10) + 3));
+  EXPECT_EQ(queued.spooled_jobs, 14u);
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(spool.path()))
+    files += e.path().extension() == ".payload";
+  EXPECT_EQ(files, 14u);
+  EXPECT_TRUE(h.engine->cancel(ids[19]).found);  // a spooled job cancelled before it runs
+  for (int i = 0; i < 19; ++i)
+    EXPECT_EQ(h.wait(ids[i]).state, JobState::kCompleted) << i;
+  EXPECT_EQ(h.wait(ids[19]).state, JobState::kCancelled);
+  EXPECT_EQ(h.wait(blocker.job_id).state, JobState::kCompleted);
+  const EngineStatus done = h.engine->status();
+  EXPECT_EQ(done.queued_payload_bytes, 0u);
+  EXPECT_EQ(done.spooled_jobs, 0u);
+  EXPECT_TRUE(std::filesystem::is_empty(spool.path()));
+  EXPECT_LE(done.memory_peak_bytes, c.memory_budget_bytes);
 }
 
 TEST(Engine, JobLargerThanTheBudgetFailsWithTheNumbers) {
   const groth16::Parameters params = fake_parameters();
   EngineConfig c = Harness::base_config();
-  c.memory_budget_bytes = parameters_bytes(params) + 2000;  // parameters fit, a partition not
+  // Parameters fit (beside the 1/16 payload share), a partition does not.
+  c.memory_budget_bytes = (parameters_bytes(params) + 2000) * 16 / 15 + 16;
   Harness h(c);
   const JobResult r = h.wait(h.submit("big", "1,0").job_id);
   EXPECT_EQ(r.state, JobState::kFailed);

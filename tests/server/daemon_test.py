@@ -238,8 +238,10 @@ def scenario_basic(ctx):
     check(mode == 0o600, "socket mode 0600", oct(mode))
 
     st = d.stub.GetStatus(pb.GetStatusRequest())
-    check(st.pinned_memory_limit_bytes == 3 * GIB and st.pinned_memory_bytes == 0 and
-          st.total_proofs_completed == 0, "GetStatus: budget 3 GiB, nothing in use", str(st))
+    # Idle, only the engine's share for queued payloads (1/16 of the budget) is reserved.
+    check(st.pinned_memory_limit_bytes == 3 * GIB and st.pinned_memory_bytes == 3 * GIB // 16 and
+          st.total_proofs_completed == 0, "GetStatus: budget 3 GiB, only the payload share in use",
+          str(st))
     text = d.stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
     check("cuzk_memory_budget_bytes 3221225472" in text and "# TYPE" in text,
           "GetMetrics: Prometheus text with the budget", text[:500])
