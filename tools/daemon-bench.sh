@@ -48,6 +48,8 @@ if ! ls "$params"/*.params >/dev/null 2>&1; then
 fi
 log "== $SIZE, backend $BACKEND, $COUNT proofs per run, synthesis workers $WORKERS, lookahead $LOOKAHEAD, $(nproc) cores"
 
+pid=""
+trap '[[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null; true' EXIT  # never leave a daemon behind
 for J in $JOBS; do
   sock="$WORK/cuzk.sock"
   cfg="$WORK/cuzk-$J.toml"
@@ -79,6 +81,7 @@ TOML
   hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
   kill -TERM "$pid"
   wait "$pid" && rc=0 || rc=$?
+  pid=""
   busy=$(awk '/^cuzk_prover_busy_seconds_total/ {s += $2} END {print s + 0}' \
     "$OUT/metrics-$SIZE-$BACKEND-j$J.txt")
   wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')
