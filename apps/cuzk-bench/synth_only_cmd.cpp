@@ -31,6 +31,8 @@ void add_synth_only_command(CLI::App& app, SynthOnlyOptions& o, bool& selected) 
   c->add_option("--partition", o.partition, "partition k (default 0)");
   c->add_option("-i,--iterations", o.iterations, "iterations (default 1)");
   c->add_flag("--metric", o.metric, "count only (MetricCS with densities), no witness storage");
+  c->add_flag("--reserve", o.reserve,
+              "reserve the assignment's vectors from a metric pass first (not timed)");
   c->callback([&] { selected = true; });
 }
 
@@ -65,6 +67,13 @@ int run_synth_only(const SynthOnlyOptions& o) {
       b_aux = cs.b_aux_density().popcount();
     } else {
       ProvingAssignment pa;
+      if (o.reserve) {
+        MetricCS shape(/*track_density=*/false);
+        circuit.synthesize(shape);
+        pa.reserve(shape.num_constraints() + shape.num_inputs(), shape.num_inputs(),
+                   shape.num_aux());
+        t0 = Clock::now();
+      }
       circuit.synthesize(pa);
       pa.add_input_constraints();
       rows = pa.a.size();

@@ -12,7 +12,8 @@ struct SynthOnlyOptions {
   std::string c1;
   unsigned partition = 0;
   unsigned iterations = 1;
-  bool metric = false;  // count only (MetricCS with densities) instead of the proving assignment
+  bool metric = false;   // count only (MetricCS with densities) instead of the proving assignment
+  bool reserve = false;  // reserve the vectors from a metric pass (untimed) before synthesis
 };
 
 void add_synth_only_command(CLI::App& app, SynthOnlyOptions& opts, bool& selected);

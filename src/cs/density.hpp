@@ -16,6 +16,7 @@ class DensityTracker {
     if (size_ % 64 == 0) words_.push_back(0);
     ++size_;
   }
+  void reserve(size_t n) { words_.reserve((n + 63) / 64); }
   void resize(size_t n) {
     words_.assign((n + 63) / 64, 0);
     size_ = n;

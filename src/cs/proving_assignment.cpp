@@ -46,6 +46,17 @@ void ProvingAssignment::enforce(NameFn name, LcFn a_fn, LcFn b_fn, LcFn c_fn) {
     first_unsatisfied_ = Unsatisfied{c.size() - 1, name()};
 }
 
+void ProvingAssignment::reserve(size_t rows, size_t inputs, size_t aux) {
+  a.reserve(rows);
+  b.reserve(rows);
+  c.reserve(rows);
+  input_assignment.reserve(inputs);
+  aux_assignment.reserve(aux);
+  a_aux_density.reserve(aux);
+  b_input_density.reserve(inputs);
+  b_aux_density.reserve(aux);
+}
+
 void ProvingAssignment::add_input_constraints() {
   const size_t n = input_assignment.size();
   for (size_t i = 0; i < n; ++i) {

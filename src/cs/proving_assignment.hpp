@@ -21,6 +21,10 @@ class ProvingAssignment final : public ConstraintSystem {
   Variable alloc_input(NameFn name, ValueFn value) override;
   void enforce(NameFn name, LcFn a, LcFn b, LcFn c) override;
 
+  // Capacity for a circuit of known shape (e.g. from its parameters: rows <= the domain size),
+  // so the vectors never regrow and copy. Optional; values are unchanged.
+  void reserve(size_t rows, size_t inputs, size_t aux);
+
   // Appends input_i * 0 = 0 for every input (after synthesis), which makes the A query dense
   // over inputs and binds the inputs into the QAP. Call once.
   void add_input_constraints();

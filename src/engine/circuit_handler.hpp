@@ -26,6 +26,12 @@ struct SynthesizedPartition {
   std::vector<Fr> public_inputs;  // ONE excluded, as groth16::verify_proof takes them
 };
 
+// Sizes of a circuit known from its parameters (rows <= the domain size): capacity for the
+// assignment's vectors, so they never regrow while synthesizing (perf-log: 1.4-1.5x faster).
+struct ShapeHint {
+  size_t rows = 0, inputs = 0, aux = 0;
+};
+
 // A job whose payload is parsed and checked: partitions can be synthesized, concurrently.
 class PreparedJob {
  public:
@@ -34,7 +40,8 @@ class PreparedJob {
   // Host bytes this object holds while the job runs (parsed vanilla proofs, graph).
   virtual uint64_t resident_bytes() const = 0;
   // Thread-safe for different k.
-  virtual std::unique_ptr<SynthesizedPartition> synthesize(unsigned k) const = 0;
+  virtual std::unique_ptr<SynthesizedPartition> synthesize(unsigned k,
+                                                           const ShapeHint& shape) const = 0;
 };
 
 // How to load the Groth16 parameters of a circuit id.
@@ -64,6 +71,7 @@ class CircuitHandler {
 // this shape: a, b, c over the domain, the assignments, and the prover's transients (the
 // quotient's two extra domain-sized vectors, the MSMs' scalar copies).
 uint64_t partition_working_set(const groth16::Parameters& params);
+ShapeHint shape_of(const groth16::Parameters& params);
 // Host bytes of loaded parameters.
 uint64_t parameters_bytes(const groth16::Parameters& params);
 

@@ -591,7 +591,7 @@ struct Engine::Impl {
     ProverItem item{job, lease, k, nullptr, Reservation(&budget, bytes)};
     const auto t0 = Clock::now();
     try {
-      item.partition = work->synthesize(k);
+      item.partition = work->synthesize(k, (*lease)->shape);
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mu);
       --job->in_flight;

@@ -69,9 +69,11 @@ class PorepJob final : public PreparedJob {
   // The parsed C1 is about as large as its JSON; the graph's Feistel table is small.
   uint64_t resident_bytes() const override { return payload_bytes_; }
 
-  std::unique_ptr<SynthesizedPartition> synthesize(unsigned k) const override {
+  std::unique_ptr<SynthesizedPartition> synthesize(unsigned k,
+                                                   const ShapeHint& shape) const override {
     auto out = std::make_unique<SynthesizedPartition>();
     out->index = k;
+    out->assignment.reserve(shape.rows, shape.inputs, shape.aux);
     out->public_inputs = porep::public_inputs(pp_, inputs_, k, &graph_);
     const porep::StackedCircuit circuit = porep::StackedCircuit::from_c1(c1_, pp_, k);
     circuit.synthesize(out->assignment);
@@ -162,6 +164,10 @@ uint64_t parameters_bytes(const groth16::Parameters& p) {
   return (p.vk.ic.size() + p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) *
              sizeof(G1Affine) +
          p.b_g2.size() * sizeof(G2Affine);
+}
+
+ShapeHint shape_of(const groth16::Parameters& p) {
+  return {p.h.size() + 1, p.vk.ic.size(), p.l.size()};
 }
 
 uint64_t partition_working_set(const groth16::Parameters& p) {

@@ -111,6 +111,7 @@ SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
     srs->pvk = groth16::prepare_verifying_key(srs->params.vk);
     srs->bytes = parameters_bytes(srs->params);
     srs->partition_working_set = partition_working_set(srs->params);
+    srs->shape = shape_of(srs->params);
     // Settle the reservation on the measured size (the file size is close, not exact).
     if (srs->bytes > estimate) {
       if (budget_.limit() != 0 && srs->bytes > budget_.capacity()) throw too_large(srs->bytes);

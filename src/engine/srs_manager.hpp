@@ -31,6 +31,7 @@ struct LoadedSrs {
   groth16::PreparedVerifyingKey pvk;
   uint64_t bytes = 0;                  // host bytes of params
   uint64_t partition_working_set = 0;  // partition_working_set(params)
+  ShapeHint shape;                     // shape_of(params)
 };
 
 class SrsManager;

@@ -66,6 +66,29 @@ TEST(ProvingAssignment, EvaluationsEqualTheRecordedMatricesOnTheTestAssignment) 
   }
 }
 
+TEST(ProvingAssignment, ReservedCapacityChangesNothingButTheCapacity) {
+  const test::Sha256Circuit circuit(test::sample_message());
+  ProvingAssignment plain, reserved;
+  circuit.synthesize(plain);
+  plain.add_input_constraints();
+  // Too small and too large hints alike: capacity only.
+  for (const size_t rows : {size_t{7}, plain.a.size() * 2}) {
+    reserved = ProvingAssignment();
+    reserved.reserve(rows, plain.input_assignment.size(), plain.aux_assignment.size());
+    EXPECT_GE(reserved.a.capacity(), rows);
+    circuit.synthesize(reserved);
+    reserved.add_input_constraints();
+    EXPECT_EQ(reserved.a, plain.a);
+    EXPECT_EQ(reserved.b, plain.b);
+    EXPECT_EQ(reserved.c, plain.c);
+    EXPECT_EQ(reserved.input_assignment, plain.input_assignment);
+    EXPECT_EQ(reserved.aux_assignment, plain.aux_assignment);
+    EXPECT_EQ(bits_of(reserved.a_aux_density), bits_of(plain.a_aux_density));
+    EXPECT_EQ(bits_of(reserved.b_input_density), bits_of(plain.b_input_density));
+    EXPECT_EQ(bits_of(reserved.b_aux_density), bits_of(plain.b_aux_density));
+  }
+}
+
 TEST(ProvingAssignment, HandWorkedExampleHasTheExpectedEvaluationsAndDensities) {
   ProvingAssignment pa;
   test::HandCircuit(true).synthesize(pa);

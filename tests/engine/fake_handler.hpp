@@ -45,12 +45,14 @@ class FakeJob final : public PreparedJob {
       : partitions_(partitions), ms_(ms), tag_(std::move(tag)), log_(log) {}
   unsigned partitions() const override { return partitions_; }
   uint64_t resident_bytes() const override { return 1000; }
-  std::unique_ptr<SynthesizedPartition> synthesize(unsigned k) const override {
+  std::unique_ptr<SynthesizedPartition> synthesize(unsigned k,
+                                                   const ShapeHint& shape) const override {
     log_->add(tag_ + "/" + std::to_string(k));
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
     const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
     auto out = std::make_unique<SynthesizedPartition>();
     out->index = k;
+    out->assignment.reserve(shape.rows, shape.inputs, shape.aux);
     circuit.synthesize(out->assignment);
     out->assignment.add_input_constraints();
     out->public_inputs = circuit.public_inputs();
