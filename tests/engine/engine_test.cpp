@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "common/temp_dir.hpp"
 #include "engine/engine.hpp"
 #include "engine/metrics.hpp"
 #include "fake_handler.hpp"
@@ -20,23 +21,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> n{0};
-    path_ = std::filesystem::temp_directory_path() /
-            ("cuzk-engine-test-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using cuzk::testing::TempDir;
 
 struct Harness {
   TempDir dir;

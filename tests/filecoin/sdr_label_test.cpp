@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 
+#include "common/temp_dir.hpp"
 #include "filecoin/parent_cache.hpp"
 #include "filecoin/porep_config.hpp"
 #include "filecoin/replica_id.hpp"
@@ -17,7 +18,6 @@
 #include "filecoin/sha256.hpp"
 #include "filecoin/sha256_compress.hpp"
 #include "oracle_file.hpp"
-#include "temp_dir.hpp"
 #include "util/mapped_file.hpp"
 
 namespace cuzk::filecoin {
@@ -98,7 +98,7 @@ TEST(SdrLabel, PrefixIsReplicaIdThenBigEndianLayerAndNodeThenZeros) {
     EXPECT_EQ(p[i], 0) << i;
 }
 
-using test::TempDir;
+using cuzk::testing::TempDir;
 
 TEST(SdrLabeler, AllZeroTwoKiBSectorLayersMatchTheOracleExampleWithOneAndTwoThreads) {
   const auto& ex = test::oracles().at("derived_sdr_2KiB_example");

@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 
+#include "common/temp_dir.hpp"
 #include "filecoin/c1_json.hpp"
 #include "filecoin/c1_wrapper.hpp"
 #include "filecoin/fr32.hpp"
@@ -18,13 +19,12 @@
 #include "filecoin/seal_commit.hpp"
 #include "filecoin/seal_precommit.hpp"
 #include "oracle_file.hpp"
-#include "temp_dir.hpp"
 #include "util/mapped_file.hpp"
 
 namespace cuzk::filecoin {
 namespace {
 
-using test::TempDir;
+using cuzk::testing::TempDir;
 
 Ticket ticket_hex(const nlohmann::json& j) {
   return test::domain_hex(j);

@@ -11,6 +11,7 @@
 #include <random>
 #include <string>
 
+#include "common/temp_dir.hpp"
 #include "oracle_file.hpp"
 
 namespace cuzk::filecoin {
@@ -26,20 +27,7 @@ std::vector<uint8_t> random_leaves(size_t n, uint64_t seed) {
   return v;
 }
 
-class TempDir {
- public:
-  explicit TempDir(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() /
-              ("cuzk-tree-store-" + name + "-" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using cuzk::testing::TempDir;
 
 TEST(TreeStore, FileNamesFollowTheStoreConfigPatternAndCacheKeys) {
   const auto& c = test::oracles().at("string_constants");

@@ -1,5 +1,5 @@
 // A fresh directory under the system temporary directory, removed with its content on
-// destruction (for tests that write sealing caches).
+// destruction: the one temporary-directory helper of every test suite.
 #pragma once
 
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-namespace cuzk::filecoin::test {
+namespace cuzk::testing {
 
 class TempDir {
  public:
@@ -31,4 +31,4 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-}  // namespace cuzk::filecoin::test
+}  // namespace cuzk::testing
