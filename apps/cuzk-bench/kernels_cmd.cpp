@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/arith_rates.hpp"
 #include "gpu/bench_data.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
@@ -121,6 +122,31 @@ Affine<Curve> folded_cpu_msm(const std::vector<Affine<Curve>>& distinct, size_t 
   const size_t used = std::min(n, d);
   return msm_pippenger<Curve>(std::span(distinct).first(used), std::span(folded).first(used), pool)
       .to_affine();
+}
+
+// Field products and curve additions against the measured ceilings (gpu-anchors.md).
+void arith_table(const KernelsOptions& o) {
+  std::mt19937_64 rng(5);
+  const auto g1 = msm_test::random_bases<G1Curve>(1024, rng);
+  const auto g2 = msm_test::random_bases<G2Curve>(256, rng);
+  gpu::Stream s;
+  constexpr size_t kLarge = size_t{1} << 22;  // 436 MB of G1 points: gathers miss the 60 MB L2
+  gpu::DeviceBuffer<Affine<G1Curve>> d_g1(kLarge);
+  gpu::DeviceBuffer<Affine<G2Curve>> d_g2(g2.size());
+  d_g1.upload(g1, s.get());
+  gpu::tile_device(d_g1.get(), sizeof(Affine<G1Curve>), g1.size(), kLarge, s.get());
+  d_g2.upload(g2, s.get());
+  const auto rates = gpu::measure_arith_rates(d_g1.get(), g1.size(), d_g1.get(), kLarge, d_g2.get(),
+                                              g2.size(), o.reps, s.get());
+  std::printf("\n| operation | rate (/s) | ceiling (/s) | of ceiling |\n|---|---|---|---|\n");
+  for (const auto& r : rates) {
+    if (r.ceiling > 0)
+      std::printf("| %s | %.3g | %.3g | %.0f%% |\n", r.what.c_str(), r.per_s, r.ceiling,
+                  100 * r.per_s / r.ceiling);
+    else
+      std::printf("| %s | %.3g | - | - |\n", r.what.c_str(), r.per_s);
+  }
+  std::fflush(stdout);
 }
 
 void ntt_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool) {
@@ -321,6 +347,10 @@ void zkey_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool
 
 }  // namespace
 
+bool KernelsOptions::runs(const std::string& section) const {
+  return only.empty() || std::find(only.begin(), only.end(), section) != only.end();
+}
+
 int run_kernels(const KernelsOptions& o) {
   const std::vector<gpu::DeviceInfo> devices = gpu::list_devices();
   if (devices.empty()) {
@@ -333,11 +363,15 @@ int run_kernels(const KernelsOptions& o) {
   if (!o.skip_checks) failed = run_kernel_checks(o.threads);
   ThreadPool pool(o.threads);
   std::vector<Row> rows;
-  ntt_rows(o, rows, pool);
-  msm_rows<G1Curve>(o, rows, pool, {{20, 20.3}, {22, 52.8}, {24, 154.1}, {26, 556.0}}, "G1");
-  msm_rows<G2Curve>(o, rows, pool, {{20, 46.2}, {24, 445.8}}, "G2");
-  prove_rows(o, rows, pool);
-  zkey_rows(o, rows, pool);
+  if (o.runs("arith")) arith_table(o);
+  if (o.runs("ntt")) ntt_rows(o, rows, pool);
+  if (o.runs("g1"))
+    msm_rows<G1Curve>(o, rows, pool, {{20, 20.3}, {22, 52.8}, {24, 154.1}, {26, 556.0}}, "G1");
+  if (o.runs("g2")) msm_rows<G2Curve>(o, rows, pool, {{20, 46.2}, {24, 445.8}}, "G2");
+  if (o.runs("prove")) {
+    prove_rows(o, rows, pool);
+    zkey_rows(o, rows, pool);
+  }
 
   std::printf(
       "\n| kernel | size | ms (median) | sppark ms | ratio | notes |\n|---|---|---|---|---|---|\n");

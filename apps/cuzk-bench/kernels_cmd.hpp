@@ -14,6 +14,8 @@ struct KernelsOptions {
   bool skip_checks = false;
   std::vector<unsigned> sweep_logs;  // MSM sizes (log2) to time at several window widths
   std::string zkey, wtns;            // optional circom fixture for the zkey prove rows
+  std::vector<std::string> only;     // sections timed (arith, ntt, g1, g2, prove); empty: all
+  bool runs(const std::string& section) const;
 };
 
 // The small-size checks of every kernel against its CPU twin; prints one line per check and

@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   kc->add_option("--sweep", k.sweep_logs, "MSM sizes (log2) to time at several window widths");
   kc->add_option("--zkey", k.zkey, "circom fixture .zkey for the zkey prove rows");
   kc->add_option("--wtns", k.wtns, "circom fixture .wtns for the zkey prove rows");
+  kc->add_option("--only", k.only, "Sections to time: arith, ntt, g1, g2, prove (default: all)")
+      ->check(CLI::IsMember({"arith", "ntt", "g1", "g2", "prove"}));
 #endif
 
   try {

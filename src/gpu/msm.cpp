@@ -12,8 +12,9 @@ namespace cuzk::gpu {
 // The cost model ceil(256/c) (n + 3 2^c) alone picks c = 19-20 from 2^24 up, but the window
 // sweep on the H200 (2026-11-30, cuzk-bench kernels --sweep 24 26) measured wider windows slower
 // per addition (fewer points per bucket-task thread: more imbalance and per-task overhead):
-// G1 2^24 c = 16 253 ms vs c = 19 324 ms; G1 2^26 c = 18 967 ms vs c = 20 1032 ms; G2 2^24
-// c = 18 best. Hence the caps.
+// G1 2^24 c = 16 253 ms vs c = 19 324 ms; G2 2^24 c = 16 best (885 ms vs 897-904 at 17-18).
+// Above 2^24 the model's choice stands up to c = 20: with the out-of-line Fp product, G1 2^26 took
+// 852 / 842 / 821 ms at c = 18 / 19 / 20 (the cap was 18 before). Hence the caps.
 unsigned msm_window_bits(size_t n) {
   unsigned best = 2;
   double best_cost = 0;
@@ -25,7 +26,7 @@ unsigned msm_window_bits(size_t n) {
       best_cost = cost;
     }
   }
-  const unsigned cap = n > (size_t{1} << 24) ? 18u : 16u;
+  const unsigned cap = n > (size_t{1} << 24) ? 20u : 16u;
   return best < cap ? best : cap;
 }
 

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gpu/batch_add.cuh"
@@ -17,10 +18,14 @@
 namespace cuzk::gpu::msm_detail {
 
 constexpr unsigned kThreads = 256;
-// Point kernels hold a whole XYZZ accumulator in registers; 128 threads per block keep G2 (four
-// Fp2 coordinates) within the register file without forcing spills.
-constexpr unsigned kPointThreads = 128;
 constexpr uint32_t kSegmentLen = 128;  // buckets per reduction segment
+// Blocks of kPointThreads per SM that the accumulation kernel's register use must allow. G1: 4
+// (128 registers, 16 warps per SM); tighter caps spill and measured slower (2^26 accumulate 759 ms
+// at 4, 845 at 5, 1022 at 6), and uncapped ptxas took 154 registers (12 warps; 918 -> 1009 ms
+// total with the inline product). G2: uncapped (255 registers; a cap of 3 spills, 3% slower).
+// H200, 2026-11-30.
+template <class CurveD>
+constexpr int kAccumulateMinBlocks = std::is_same_v<CurveD, G1CurveD> ? 4 : 1;
 
 template <class T>
 T* typed(DeviceBuffer<uint8_t>& buf, size_t n) {
@@ -69,9 +74,10 @@ std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases_h,
   XyzzD* d_partials = typed<XyzzD>(ws.partials, std::max<uint32_t>(num_tasks, 1));
   XyzzD* d_buckets = typed<XyzzD>(ws.buckets, m);
   if (num_tasks != 0) {
-    accumulate_kernel<CurveD><<<grid_for(num_tasks, kPointThreads), kPointThreads, 0, s>>>(
-        d_bases, ws.entries.get(), ws.offsets.get(), ws.counts.get(), ws.task_offsets.get(), m,
-        num_tasks, plan.task_len, d_partials);
+    accumulate_kernel<CurveD, kAccumulateMinBlocks<CurveD>>
+        <<<grid_for(num_tasks, kPointThreads), kPointThreads, 0, s>>>(
+            d_bases, ws.entries.get(), ws.offsets.get(), ws.counts.get(), ws.task_offsets.get(), m,
+            num_tasks, plan.task_len, d_partials);
     CUZK_CUDA_CHECK_LAUNCH();
   }
   // Buckets of more than a few tasks (repeated scalars) reduce by a tree, not one thread.

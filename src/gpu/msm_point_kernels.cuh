@@ -9,6 +9,10 @@
 
 namespace cuzk::gpu::msm_detail {
 
+// Point kernels hold a whole XYZZ accumulator in registers; 128 threads per block keep G2 (four
+// Fp2 coordinates) within the register file without forcing spills.
+constexpr unsigned kPointThreads = 128;
+
 // The bucket g whose range holds t (tasks or entries): the last g with offsets[g] <= t; empty
 // buckets share their successor's offset, so the last such g is never empty.
 __device__ __forceinline__ size_t bucket_of_task(const uint32_t* task_offsets, size_t m,
@@ -27,13 +31,13 @@ __device__ __forceinline__ size_t bucket_of_task(const uint32_t* task_offsets, s
 // Task t sums at most L entries of one bucket with mixed XYZZ additions. (Fixed chunks of K
 // sorted entries per thread, crossing bucket boundaries, balance the warps better on paper but
 // measured 1.6x slower at 2^26: the per-boundary flushes and searches diverge; H200 2026-11-30.)
-template <class CurveD>
-__global__ void accumulate_kernel(const Affine<CurveD>* __restrict__ bases,
-                                  const uint32_t* __restrict__ entries,
-                                  const uint32_t* __restrict__ offsets,
-                                  const uint32_t* __restrict__ counts,
-                                  const uint32_t* __restrict__ task_offsets, size_t m,
-                                  uint32_t num_tasks, uint32_t L, Xyzz<CurveD>* __restrict__ out) {
+template <class CurveD, int kMinBlocks>
+__global__ void __launch_bounds__(kPointThreads, kMinBlocks)
+    accumulate_kernel(const Affine<CurveD>* __restrict__ bases,
+                      const uint32_t* __restrict__ entries, const uint32_t* __restrict__ offsets,
+                      const uint32_t* __restrict__ counts,
+                      const uint32_t* __restrict__ task_offsets, size_t m, uint32_t num_tasks,
+                      uint32_t L, Xyzz<CurveD>* __restrict__ out) {
   for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < num_tasks;
        t += gridDim.x * blockDim.x) {
     const size_t g = bucket_of_task(task_offsets, m, t);
