@@ -11,19 +11,10 @@
 namespace cuzk::gpu {
 
 using FrD = Mont32<Fr>;
-// Fp products are out of line: the curve kernels hold whole points in registers, and one called
-// copy of the product leaves ptxas room that inlined copies take (G1 MSM 2^26 965 -> 860 ms, G2
-// 2^24 1142 -> 883 ms and no more spills in the G2 accumulation, H200 2026-11-30). Fr products
-// (NTT butterflies, scalings) stay inline.
-using FpD = Mont32<Fp, true>;
+using FpD = Mont32<Fp>;
 
 struct Fp2D {
   FpD c0, c1;
-  // Products and squares are calls to one copy each, in which the Fp products are inlined (same
-  // limbs, Mont32<Fp> without the out-of-line calls) so that ptxas interleaves the carry chains
-  // of the independent Karatsuba products: G2 XYZZ + affine 4.73e8 -> 8.05e8/s, MSM G2 2^24
-  // 694 -> 431 ms against the Fp products called one by one (H200, 2026-11-30).
-  using FpInline = Mont32<Fp>;
 
   CUZK_GPU_FI static Fp2D zero() { return {FpD::zero(), FpD::zero()}; }
   CUZK_GPU_FI static Fp2D one() { return {FpD::one(), FpD::zero()}; }
@@ -41,19 +32,21 @@ struct Fp2D {
   CUZK_GPU_FI Fp2D dbl() const { return {c0.dbl(), c1.dbl()}; }
   CUZK_GPU_FI Fp2D sqr() const { return sqr_outline(*this); }
 
-  // Karatsuba: 3 Fp products, inlined and independent (ptxas interleaves their chains) inside one
-  // called copy for the whole Fp2 product.
+  // Products and squares are calls to one copy each, with their Fp products inlined there, so
+  // that ptxas interleaves the carry chains of the independent products while the G2 kernels,
+  // which hold whole points of Fp2 coordinates, keep their registers: G2 XYZZ + affine 4.73e8 ->
+  // 8.05e8/s, MSM G2 2^24 694 -> 431 ms against Fp products called one by one; fully inlined
+  // G2 code spilled (H200, 2026-11-30).
+  // Karatsuba: 3 Fp products.
   CUZK_GPU_FI static Fp2D mul_inline(const Fp2D& a, const Fp2D& b) {
-    const FpInline a0 = in(a.c0), a1 = in(a.c1), b0 = in(b.c0), b1 = in(b.c1);
-    const FpInline t0 = a0 * b0;
-    const FpInline t1 = a1 * b1;
-    return {out(t0 - t1), out((a0 + a1) * (b0 + b1) - t0 - t1)};
+    const FpD t0 = a.c0 * b.c0;
+    const FpD t1 = a.c1 * b.c1;
+    return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
   }
   // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 Fp products.
   CUZK_GPU_FI static Fp2D sqr_inline(const Fp2D& a) {
-    const FpInline a0 = in(a.c0), a1 = in(a.c1);
-    const FpInline t = a0 * a1;
-    return {out((a0 + a1) * (a0 - a1)), out(t.dbl())};
+    const FpD t = a.c0 * a.c1;
+    return {(a.c0 + a.c1) * (a.c0 - a.c1), t.dbl()};
   }
 #if defined(__CUDACC__)
   __host__ __device__ __noinline__ static Fp2D mul_outline(const Fp2D& a, const Fp2D& b) {
@@ -70,22 +63,6 @@ struct Fp2D {
     return sqr_inline(a);
   }
 #endif
-
- private:
-  CUZK_GPU_FI static FpInline in(const FpD& x) {
-    FpInline r;
-    CUZK_UNROLL
-    for (int i = 0; i < FpD::N; ++i)
-      r.l[i] = x.l[i];
-    return r;
-  }
-  CUZK_GPU_FI static FpD out(const FpInline& x) {
-    FpD r;
-    CUZK_UNROLL
-    for (int i = 0; i < FpD::N; ++i)
-      r.l[i] = x.l[i];
-    return r;
-  }
 };
 
 static_assert(sizeof(FrD) == sizeof(Fr) && alignof(FrD) == alignof(Fr));

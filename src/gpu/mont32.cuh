@@ -134,9 +134,7 @@ struct Chain {
 
 }  // namespace mont32_detail
 
-// kOutlineMul: products and squares are calls to one out-of-line copy instead of inlined code
-// (fewer live registers in kernels full of products, such as the G2 additions).
-template <class HostField, bool kOutlineMul = false>
+template <class HostField>
 struct alignas(8) Mont32 {
   static constexpr int N = static_cast<int>(2 * HostField::kLimbs);
   // -p^-1 mod 2^32: the low half of the host's -p^-1 mod 2^64.
@@ -195,23 +193,13 @@ struct alignas(8) Mont32 {
 
   CUZK_GPU_FI Mont32 operator+(const Mont32& o) const { return add(*this, o); }
   CUZK_GPU_FI Mont32 operator-(const Mont32& o) const { return sub(*this, o); }
-  CUZK_GPU_FI Mont32 operator*(const Mont32& o) const {
-    if constexpr (kOutlineMul)
-      return mul_outline(*this, o);
-    else
-      return mul(*this, o);
-  }
+  CUZK_GPU_FI Mont32 operator*(const Mont32& o) const { return mul(*this, o); }
   CUZK_GPU_FI Mont32 operator-() const { return sub(zero(), *this); }
   CUZK_GPU_FI Mont32& operator+=(const Mont32& o) { return *this = add(*this, o); }
   CUZK_GPU_FI Mont32& operator-=(const Mont32& o) { return *this = sub(*this, o); }
   CUZK_GPU_FI Mont32& operator*=(const Mont32& o) { return *this = *this * o; }
   CUZK_GPU_FI Mont32 dbl() const { return add(*this, *this); }
-  CUZK_GPU_FI Mont32 sqr() const {
-    if constexpr (kOutlineMul)
-      return square_outline(*this);
-    else
-      return square(*this);
-  }
+  CUZK_GPU_FI Mont32 sqr() const { return square(*this); }
 
   // a + b mod p (a, b < p).
   CUZK_GPU_FI static Mont32 add(const Mont32& a, const Mont32& b) {
@@ -301,22 +289,6 @@ struct alignas(8) Mont32 {
     }
     return reduce_once(combine(x, y, fold));
   }
-
-#if defined(__CUDACC__)
-  __host__ __device__ __noinline__ static Mont32 mul_outline(const Mont32& a, const Mont32& b) {
-    return mul(a, b);
-  }
-  __host__ __device__ __noinline__ static Mont32 square_outline(const Mont32& a) {
-    return square(a);
-  }
-#else
-  static Mont32 mul_outline(const Mont32& a, const Mont32& b) {
-    return mul(a, b);
-  }
-  static Mont32 square_outline(const Mont32& a) {
-    return square(a);
-  }
-#endif
 
   // acc[k - from .. ] += limb(k) bi for k = from, from + 2, ..., N - 1: low half at word k - from,
   // high half at the next word (from = 1: the odd limbs into Y; from = 2: the even limbs after

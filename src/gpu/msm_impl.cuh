@@ -20,10 +20,10 @@ namespace cuzk::gpu::msm_detail {
 constexpr unsigned kThreads = 256;
 constexpr uint32_t kSegmentLen = 128;  // buckets per reduction segment
 // Blocks of kPointThreads per SM that the accumulation kernel's register use must allow. G1: 4
-// (128 registers, 16 warps per SM); tighter caps spill and measured slower (2^26 accumulate 759 ms
-// at 4, 845 at 5, 1022 at 6), and uncapped ptxas took 154 registers (12 warps; 918 -> 1009 ms
-// total with the inline product). G2: uncapped (255 registers; a cap of 3 spills, 3% slower).
-// H200, 2026-11-30.
+// (128 registers, 16 warps per SM); measured on the H200 (2026-11-30, earlier product code):
+// tighter caps spill and were slower (2^26 accumulate 759 ms at 4, 845 at 5, 1022 at 6), and
+// uncapped ptxas took 154 registers (12 warps) and was 10% slower. G2: uncapped (a cap of 3
+// spilled and was 3% slower).
 template <class CurveD>
 constexpr int kAccumulateMinBlocks = std::is_same_v<CurveD, G1CurveD> ? 4 : 1;
 
