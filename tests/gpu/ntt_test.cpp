@@ -80,10 +80,11 @@ TEST_F(DeviceNtt, RandomInputsMatchCpuAtEverySizeUpTo2To16) {
   }
 }
 
-TEST_F(DeviceNtt, ThreePassSizeMatchesCpu) {
+// 2^19 and 2^20: two passes (the second with 8 and 4 columns); 2^21 and 2^22: three.
+TEST_F(DeviceNtt, MultiPassSizesMatchCpu) {
   std::mt19937_64 rng(12);
   NttEngine ntt(nullptr);
-  for (size_t log_n : {19u, 20u}) {
+  for (size_t log_n : {19u, 20u, 21u, 22u}) {
     const EvaluationDomain d(log_n);
     expect_all_kinds_match(random_frs(d.size(), rng), d, ntt);
   }
