@@ -61,15 +61,17 @@ constexpr Limbs32<N> split(const BigInt<N>& b) {
 struct Chain {
 #if !defined(__CUDA_ARCH__)
   uint32_t cf = 0;
+  void set(uint32_t& d, uint64_t sum) {  // d = the low word of sum, carry = the high one
+    d = static_cast<uint32_t>(sum);
+    cf = static_cast<uint32_t>(sum >> 32);
+  }
 #endif
   // d = lo(a b) + d, carry out (a chain's first step).
   CUZK_GPU_FI void mad_lo(uint32_t& d, uint32_t a, uint32_t b) {
 #if defined(__CUDA_ARCH__)
     asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b));
 #else
-    const uint64_t s = uint64_t{a * b} + d;
-    d = static_cast<uint32_t>(s);
-    cf = static_cast<uint32_t>(s >> 32);
+    set(d, uint64_t{a * b} + d);
 #endif
   }
   // d = hi(a b) + d, carry out (a chain's first step).
@@ -77,9 +79,7 @@ struct Chain {
 #if defined(__CUDA_ARCH__)
     asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b));
 #else
-    const uint64_t s = ((uint64_t{a} * b) >> 32) + d;
-    d = static_cast<uint32_t>(s);
-    cf = static_cast<uint32_t>(s >> 32);
+    set(d, ((uint64_t{a} * b) >> 32) + d);
 #endif
   }
   // d = lo(a b) + d + carry, carry out.
@@ -87,9 +87,7 @@ struct Chain {
 #if defined(__CUDA_ARCH__)
     asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b));
 #else
-    const uint64_t s = uint64_t{a * b} + d + cf;
-    d = static_cast<uint32_t>(s);
-    cf = static_cast<uint32_t>(s >> 32);
+    set(d, uint64_t{a * b} + d + cf);
 #endif
   }
   // d = hi(a b) + d + carry, carry out.
@@ -97,9 +95,7 @@ struct Chain {
 #if defined(__CUDA_ARCH__)
     asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(d) : "r"(a), "r"(b));
 #else
-    const uint64_t s = ((uint64_t{a} * b) >> 32) + d + cf;
-    d = static_cast<uint32_t>(s);
-    cf = static_cast<uint32_t>(s >> 32);
+    set(d, ((uint64_t{a} * b) >> 32) + d + cf);
 #endif
   }
   // d += a, carry out (a chain's first step).
@@ -107,9 +103,7 @@ struct Chain {
 #if defined(__CUDA_ARCH__)
     asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d) : "r"(a));
 #else
-    const uint64_t s = uint64_t{d} + a;
-    d = static_cast<uint32_t>(s);
-    cf = static_cast<uint32_t>(s >> 32);
+    set(d, uint64_t{d} + a);
 #endif
   }
   // d += a + carry, carry out.
@@ -117,9 +111,7 @@ struct Chain {
 #if defined(__CUDA_ARCH__)
     asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(d) : "r"(a));
 #else
-    const uint64_t s = uint64_t{d} + a + cf;
-    d = static_cast<uint32_t>(s);
-    cf = static_cast<uint32_t>(s >> 32);
+    set(d, uint64_t{d} + a + cf);
 #endif
   }
   // d += a + carry; the chain's last step (the caller knows d cannot overflow).
