@@ -95,6 +95,16 @@ void NttEngine::bit_reverse(Fr* d_values, size_t log_n) {
   launch_bit_reverse(d_values, static_cast<int>(log_n), stream_);
 }
 
+void NttEngine::bit_reverse_scaled(Fr* d_values, size_t log_n, const Fr& g, const Fr& c) {
+  if (g == Fr::one()) {
+    launch_bit_reverse_scale(d_values, static_cast<int>(log_n), c, stream_);
+    return;
+  }
+  const PowerTables& p = power_tables(g, c, size_t{1} << log_n);
+  launch_bit_reverse_scale_powers(d_values, static_cast<int>(log_n), p.lo.get(), p.hi.get(),
+                                  stream_);
+}
+
 void NttEngine::scale_by_powers(Fr* d_values, size_t log_n, const Fr& g, const Fr& c,
                                 bool bit_reversed) {
   const PowerTables& p = power_tables(g, c, size_t{1} << log_n);
@@ -113,8 +123,7 @@ void NttEngine::fft(Fr* d_values, const EvaluationDomain& domain) {
 
 void NttEngine::ifft(Fr* d_values, const EvaluationDomain& domain) {
   dif(d_values, domain.log_size(), domain.omega_inv());
-  bit_reverse(d_values, domain.log_size());
-  scale(d_values, domain.size(), domain.n_inv());
+  bit_reverse_scaled(d_values, domain.log_size(), Fr::one(), domain.n_inv());
 }
 
 void NttEngine::coset_fft(Fr* d_values, const EvaluationDomain& domain) {
@@ -124,8 +133,7 @@ void NttEngine::coset_fft(Fr* d_values, const EvaluationDomain& domain) {
 
 void NttEngine::icoset_fft(Fr* d_values, const EvaluationDomain& domain) {
   dif(d_values, domain.log_size(), domain.omega_inv());
-  bit_reverse(d_values, domain.log_size());
-  scale_by_powers(d_values, domain.log_size(), domain.g_inv(), domain.n_inv(), false);
+  bit_reverse_scaled(d_values, domain.log_size(), domain.g_inv(), domain.n_inv());
 }
 
 void NttEngine::release_tables() {

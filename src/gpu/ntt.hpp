@@ -44,6 +44,8 @@ class NttEngine {
   // Decimation in time: bit-reversed in, natural out, no scaling.
   void dit(Fr* d_values, size_t log_n, const Fr& omega);
   void bit_reverse(Fr* d_values, size_t log_n);
+  // The permutation, then d[e] *= c g^e at natural index e, in one pass over the data.
+  void bit_reverse_scaled(Fr* d_values, size_t log_n, const Fr& g, const Fr& c);
   // d[i] *= c * g^e with e = i, or e = bitrev(i) when bit_reversed (log_n bits).
   void scale_by_powers(Fr* d_values, size_t log_n, const Fr& g, const Fr& c, bool bit_reversed);
   void scale(Fr* d_values, size_t n, const Fr& c);

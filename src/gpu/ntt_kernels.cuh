@@ -107,6 +107,50 @@ __global__ void bit_reverse_kernel(FrD* __restrict__ d, size_t n, int log_n) {
   }
 }
 
+// The permutation by tiles, so that reads and writes are whole rows: with i = (h, m, l), h and l
+// of kRevTileBits bits, rev(i) = (rev(l), rev(m), rev(h)). The block of middle part m (m <=
+// rev(m)) loads the tiles {(h, m, l)} and {(h, rev(m), l)} (rows of contiguous l) and writes each
+// to the other's place, where a row (fixed rev(l)) is contiguous in rev(h) again. Optionally the
+// element landing at natural index e is scaled: by c (kMode 1) or by lo[e mod 2^12] hi[e >> 12]
+// (kMode 2), the scalings of the inverse transforms fused into their permutation.
+constexpr int kRevTileBits = 4;
+constexpr int kRevTile = 1 << (2 * kRevTileBits);  // elements per tile, one per thread
+
+template <int kMode>
+__global__ void __launch_bounds__(kRevTile)
+    bit_reverse_tiles_kernel(FrD* __restrict__ d, int log_n, FrD c, const FrD* __restrict__ lo,
+                             const FrD* __restrict__ hi) {
+  __shared__ uint4 smem[2 * kRevTile * sizeof(FrD) / sizeof(uint4)];
+  FrD* tiles = reinterpret_cast<FrD*>(smem);
+  constexpr int kSide = 1 << kRevTileBits;
+  const int mid_bits = log_n - 2 * kRevTileBits;
+  const size_t mids[2] = {blockIdx.x, bitrev(blockIdx.x, mid_bits)};
+  if (mids[0] > mids[1]) return;  // the partner block moves this pair
+  const int count = mids[0] == mids[1] ? 1 : 2;
+  const int high_shift = log_n - kRevTileBits;
+  const int e = threadIdx.x;
+  for (int t = 0; t < count; ++t) {
+    const int h = e >> kRevTileBits, l = e & (kSide - 1);
+    store_fr(tiles + t * kRevTile + e,
+             load_fr(d + ((size_t{static_cast<unsigned>(h)} << high_shift) |
+                          (mids[t] << kRevTileBits) | static_cast<unsigned>(l))));
+  }
+  __syncthreads();
+  for (int t = 0; t < count; ++t) {
+    const size_t dst_mid = mids[count - 1 - t];  // rev(mids[t])
+    const int r = e >> kRevTileBits, col = e & (kSide - 1);
+    const int h = static_cast<int>(__brev(static_cast<unsigned>(col)) >> (32 - kRevTileBits));
+    const int l = static_cast<int>(__brev(static_cast<unsigned>(r)) >> (32 - kRevTileBits));
+    FrD v = load_fr(tiles + t * kRevTile + (h << kRevTileBits) + l);
+    const size_t idx = (size_t{static_cast<unsigned>(r)} << high_shift) |
+                       (dst_mid << kRevTileBits) | static_cast<unsigned>(col);
+    if constexpr (kMode == 1) v = v * c;
+    if constexpr (kMode == 2)
+      v = v * (load_fr(lo + (idx & ((1u << kPowLoBits) - 1))) * load_fr(hi + (idx >> kPowLoBits)));
+    store_fr(d + idx, v);
+  }
+}
+
 // d[i] *= lo[e mod 2^12] hi[e >> 12] with e = i or bitrev(i).
 __global__ void scale_powers_kernel(FrD* __restrict__ d, size_t n, int log_n,
                                     const FrD* __restrict__ lo, const FrD* __restrict__ hi,

@@ -42,10 +42,44 @@ void launch_pass(Fr* d_data, const Fr* d_tw, int log_n, int s0, int k, int log_c
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
-void launch_bit_reverse(Fr* d_data, int log_n, cudaStream_t s) {
+namespace {
+
+// mode 0: permutation only; 1: times c; 2: times lo[e mod 2^12] hi[e >> 12] at natural index e.
+template <int kMode>
+bool launch_tiled_reverse(Fr* d_data, int log_n, const Fr& c, const Fr* d_lo, const Fr* d_hi,
+                          cudaStream_t s) {
+  if (log_n < 2 * kRevTileBits) return false;
+  const unsigned blocks = 1u << (log_n - 2 * kRevTileBits);
+  bit_reverse_tiles_kernel<kMode>
+      <<<blocks, kRevTile, 0, s>>>(dev(d_data), log_n, FrD::from_host(c), dev(d_lo), dev(d_hi));
+  CUZK_CUDA_CHECK_LAUNCH();
+  return true;
+}
+
+void launch_swap_reverse(Fr* d_data, int log_n, cudaStream_t s) {
   const size_t n = size_t{1} << log_n;
   bit_reverse_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(dev(d_data), n, log_n);
   CUZK_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_bit_reverse(Fr* d_data, int log_n, cudaStream_t s) {
+  if (!launch_tiled_reverse<0>(d_data, log_n, Fr{}, nullptr, nullptr, s))
+    launch_swap_reverse(d_data, log_n, s);
+}
+
+void launch_bit_reverse_scale(Fr* d_data, int log_n, const Fr& c, cudaStream_t s) {
+  if (launch_tiled_reverse<1>(d_data, log_n, c, nullptr, nullptr, s)) return;
+  launch_swap_reverse(d_data, log_n, s);
+  launch_scale(d_data, size_t{1} << log_n, c, s);
+}
+
+void launch_bit_reverse_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi,
+                                     cudaStream_t s) {
+  if (launch_tiled_reverse<2>(d_data, log_n, Fr{}, d_lo, d_hi, s)) return;
+  launch_swap_reverse(d_data, log_n, s);
+  launch_scale_powers(d_data, log_n, d_lo, d_hi, false, s);
 }
 
 void launch_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi, bool bit_reversed,

@@ -27,6 +27,10 @@ void enable_large_tiles();
 void launch_pass(Fr* d_data, const Fr* d_tw, int log_n, int s0, int k, int log_c, bool dif,
                  cudaStream_t s);
 void launch_bit_reverse(Fr* d_data, int log_n, cudaStream_t s);
+// The permutation, then d[e] *= c (or *= lo[e mod 2^12] hi[e >> 12]) at natural index e, fused.
+void launch_bit_reverse_scale(Fr* d_data, int log_n, const Fr& c, cudaStream_t s);
+void launch_bit_reverse_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi,
+                                     cudaStream_t s);
 // d[i] *= lo[e mod 2^12] hi[e >> 12], e = i or bitrev(i).
 void launch_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi, bool bit_reversed,
                          cudaStream_t s);

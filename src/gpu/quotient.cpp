@@ -19,7 +19,7 @@ struct StepEvents {
 // Each vector: DIF with omega^-1 (natural evaluations -> n x coefficients, bit-reversed), times
 // g^k / n at the bit-reversed position of coefficient k, then DIT with omega (bit-reversed ->
 // natural coset evaluations); the product a b - c; DIF with omega^-1 back, times
-// g^-k / (n Z(g)) (the division by Z(g) = g^n - 1 folded in), and the one permutation pass.
+// g^-k / (n Z(g)) (the division by Z(g) = g^n - 1 folded in) within the one permutation pass.
 void run_chain(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain, NttEngine& ntt,
                StepEvents* ev) {
   const size_t log_n = domain.log_size();
@@ -35,8 +35,7 @@ void run_chain(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain, NttEng
   ntt_detail::launch_ab_minus_c(d_a, d_b, d_c, domain.size(), ntt.stream());
   if (ev != nullptr) ev->pointwise.record(ntt.stream());
   ntt.dif(d_a, log_n, domain.omega_inv());
-  ntt.scale_by_powers(d_a, log_n, domain.g_inv(), domain.n_inv() * domain.z_on_coset().inv(), true);
-  ntt.bit_reverse(d_a, log_n);
+  ntt.bit_reverse_scaled(d_a, log_n, domain.g_inv(), domain.n_inv() * domain.z_on_coset().inv());
 }
 
 }  // namespace
