@@ -112,10 +112,6 @@ void NttEngine::scale_by_powers(Fr* d_values, size_t log_n, const Fr& g, const F
                       stream_);
 }
 
-void NttEngine::scale(Fr* d_values, size_t n, const Fr& c) {
-  launch_scale(d_values, n, c, stream_);
-}
-
 void NttEngine::fft(Fr* d_values, const EvaluationDomain& domain) {
   dif(d_values, domain.log_size(), domain.omega());
   bit_reverse(d_values, domain.log_size());

@@ -48,7 +48,6 @@ class NttEngine {
   void bit_reverse_scaled(Fr* d_values, size_t log_n, const Fr& g, const Fr& c);
   // d[i] *= c * g^e with e = i, or e = bitrev(i) when bit_reversed (log_n bits).
   void scale_by_powers(Fr* d_values, size_t log_n, const Fr& g, const Fr& c, bool bit_reversed);
-  void scale(Fr* d_values, size_t n, const Fr& c);
 
   // Drops the cached tables (device memory).
   void release_tables();
