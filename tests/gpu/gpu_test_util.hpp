@@ -51,9 +51,10 @@ std::vector<Fr> random_frs(size_t n, std::mt19937_64& rng);
 // boundaries.
 template <class F>
 std::vector<F> edge_values() {
-  std::vector<F> v = {F::zero(),           F::one(),        F::from_u64(2),
-                      -F::one(),           -F::from_u64(2), F::from_mont(F::kR),
-                      F::from_mont(F::kR2)};
+  std::vector<F> v = {F::zero(), F::one(), F::from_u64(2), -F::one(), -F::from_u64(2),
+                      F::from_mont(F::kR), F::from_mont(F::kR2),
+                      // The largest and smallest Montgomery limbs: the carry chains' extremes.
+                      F::from_mont(sub_u64(F::kModulus, 1)), F::from_mont(typename F::Int{{1}})};
   for (unsigned bit : {31u, 32u, 63u, 64u, 127u, 128u, 191u, 192u}) {
     typename F::Int x;
     x.w[bit / 64] = uint64_t{1} << (bit % 64);
