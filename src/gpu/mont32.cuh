@@ -276,7 +276,7 @@ struct alignas(8) Mont32 {
             c, x, [&](int k) { return a.l[k]; }, bi);
       }
       const uint32_t m = x[0] * kInv;
-      reduce_halves(x, y, m);
+      reduce_halves(x, y, m, x[0]);
       fold = shift_down(x, y);
     }
     return reduce_once(combine(x, y, fold));
@@ -298,20 +298,60 @@ struct alignas(8) Mont32 {
   }
 
   // X += m (even limbs of p), zeroing word 0, and Y += m (odd limbs of p): two separate chains.
-  CUZK_GPU_FI static void reduce_halves(uint32_t (&x)[N + 1], uint32_t (&y)[N + 1], uint32_t m) {
+  // x0: word 0 of X before, the one m was derived from.
+  CUZK_GPU_FI static void reduce_halves(uint32_t (&x)[N + 1], uint32_t (&y)[N + 1], uint32_t m,
+                                        uint32_t x0) {
     {
       mont32_detail::Chain c;
-      c.mad_lo(x[0], m, p(0));
-      c.madc_hi(x[1], m, p(0));
+      mad_p0(c, x, m);
       mad_halves<2>(
           c, x, [](int k) { return p(k); }, m);
     }
     {
       mont32_detail::Chain c;
-      c.mad_lo(y[0], m, p(1));
-      c.madc_hi(y[1], m, p(1));
+      mad_p1<false>(c, y, m, x0);
       mad_halves<3>(
           c, y, [](int k) { return p(k); }, m);
+    }
+  }
+
+  // Fr's modulus ends in the words 1, 2^32 - 1, so that -p^-1 = -1 mod 2^32, m = -x0, and the
+  // first two words of the reduction take no products: m p_0 = m; m p_1 = 2^32 m - m has low word
+  // x0 and high word m - 1 = ~x0 (both 0 when x0 = 0). A quarter of the reduction's
+  // multiply-adds, on the multiplier pipe that bounds the NTT.
+  static constexpr bool kSparseLow = mont32_detail::split(HostField::kModulus).v[0] == 1 &&
+                                     mont32_detail::split(HostField::kModulus).v[1] == 0xffffffffu;
+
+  // x[0, 1] += m p_0, starting chain c (word 0 becomes 0).
+  CUZK_GPU_FI static void mad_p0(mont32_detail::Chain& c, uint32_t (&x)[N + 1], uint32_t m) {
+    if constexpr (kSparseLow) {
+      c.add(x[0], m);
+      c.addc(x[1], 0);
+    } else {
+      c.mad_lo(x[0], m, p(0));
+      c.madc_hi(x[1], m, p(0));
+    }
+  }
+
+  // y[0, 1] += m p_1, starting chain c or (kContinue) continuing it; x0 as in reduce_halves.
+  template <bool kContinue>
+  CUZK_GPU_FI static void mad_p1(mont32_detail::Chain& c, uint32_t (&y)[N + 1], uint32_t m,
+                                 uint32_t x0) {
+    if constexpr (kSparseLow) {
+      const uint32_t hi = x0 != 0 ? ~x0 : 0u;
+      if constexpr (kContinue) {
+        c.addc(y[0], x0);
+      } else {
+        c.add(y[0], x0);
+      }
+      c.addc(y[1], hi);
+    } else {
+      if constexpr (kContinue) {
+        c.madc_lo(y[0], m, p(1));
+      } else {
+        c.mad_lo(y[0], m, p(1));
+      }
+      c.madc_hi(y[1], m, p(1));
     }
   }
 
@@ -409,13 +449,11 @@ struct alignas(8) Mont32 {
       mont32_detail::Chain cy;  // word 0 += fold, carry into Y; Y += m (odd limbs of p)
       cy.add(x[0], fold);
       const uint32_t m = x[0] * kInv;
-      cy.madc_lo(y[0], m, p(1));
-      cy.madc_hi(y[1], m, p(1));
+      mad_p1<true>(cy, y, m, x[0]);
       mad_halves<3>(
           cy, y, [](int k) { return p(k); }, m);
       mont32_detail::Chain cx;  // X += m (even limbs of p)
-      cx.mad_lo(x[0], m, p(0));
-      cx.madc_hi(x[1], m, p(0));
+      mad_p0(cx, x, m);
       mad_halves<2>(
           cx, x, [](int k) { return p(k); }, m);
       fold = shift_down(x, y);
