@@ -58,8 +58,12 @@ const Fr* NttEngine::twiddles(size_t log_n, const Fr& omega) {
 // instead of two (2^20: 11 + 9, not 11 + 8 + 1). Filling the last tile with more columns when it
 // saves no pass measured slower (2^24 11 + 8 + 5 with 64 columns, H200 2026-11-30). DIT runs the
 // passes upwards, DIF (reversed stage order) downwards.
-void NttEngine::run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif) {
-  if (log_n == 0) return;
+void NttEngine::run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif,
+                           const LoadPowers* scale) {
+  if (log_n == 0) {  // no stages; only the scaling of the one element
+    if (scale != nullptr) launch_scale_powers(d_values, 0, scale->lo, scale->hi, false, stream_);
+    return;
+  }
   const Fr* tw = twiddles(log_n, omega);
   if (!attr_set_) {
     enable_large_tiles();
@@ -79,15 +83,26 @@ void NttEngine::run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif
     s0 += k;
   }
   if (dif) std::reverse(passes.begin(), passes.end());
-  for (const Pass& p : passes)
-    launch_pass(d_values, tw, static_cast<int>(log_n), p.s0, p.k, p.log_c, dif, stream_);
+  for (const Pass& p : passes) {
+    launch_pass(d_values, tw, static_cast<int>(log_n), p.s0, p.k, p.log_c, dif, scale, stream_);
+    scale = nullptr;  // the first pass only
+  }
+}
+
+LoadPowers NttEngine::load_powers(const Fr& g, const Fr& c, size_t log_n, bool exponent_reversed) {
+  const PowerTables& p = power_tables(g, c, size_t{1} << log_n);
+  return {p.lo.get(), p.hi.get(), exponent_reversed};
 }
 
 void NttEngine::dif(Fr* d_values, size_t log_n, const Fr& omega) {
-  run_passes(d_values, log_n, omega, true);
+  run_passes(d_values, log_n, omega, true, nullptr);
 }
 void NttEngine::dit(Fr* d_values, size_t log_n, const Fr& omega) {
-  run_passes(d_values, log_n, omega, false);
+  run_passes(d_values, log_n, omega, false, nullptr);
+}
+void NttEngine::dit_scaled(Fr* d_values, size_t log_n, const Fr& omega, const Fr& g, const Fr& c) {
+  const LoadPowers scale = load_powers(g, c, log_n, true);
+  run_passes(d_values, log_n, omega, false, &scale);
 }
 
 void NttEngine::bit_reverse(Fr* d_values, size_t log_n) {
@@ -105,13 +120,6 @@ void NttEngine::bit_reverse_scaled(Fr* d_values, size_t log_n, const Fr& g, cons
                                   stream_);
 }
 
-void NttEngine::scale_by_powers(Fr* d_values, size_t log_n, const Fr& g, const Fr& c,
-                                bool bit_reversed) {
-  const PowerTables& p = power_tables(g, c, size_t{1} << log_n);
-  launch_scale_powers(d_values, static_cast<int>(log_n), p.lo.get(), p.hi.get(), bit_reversed,
-                      stream_);
-}
-
 void NttEngine::fft(Fr* d_values, const EvaluationDomain& domain) {
   dif(d_values, domain.log_size(), domain.omega());
   bit_reverse(d_values, domain.log_size());
@@ -123,8 +131,10 @@ void NttEngine::ifft(Fr* d_values, const EvaluationDomain& domain) {
 }
 
 void NttEngine::coset_fft(Fr* d_values, const EvaluationDomain& domain) {
-  scale_by_powers(d_values, domain.log_size(), domain.g(), Fr::one(), false);
-  fft(d_values, domain);
+  const size_t log_n = domain.log_size();
+  const LoadPowers scale = load_powers(domain.g(), Fr::one(), log_n, false);
+  run_passes(d_values, log_n, domain.omega(), true, &scale);
+  bit_reverse(d_values, log_n);
 }
 
 void NttEngine::icoset_fft(Fr* d_values, const EvaluationDomain& domain) {

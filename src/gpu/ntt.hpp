@@ -5,9 +5,10 @@
 // (C consecutive columns, for coalesced loads in the strided passes) into 64 KiB of shared memory
 // and runs its stages there, so 2^27 takes 3 passes over device memory. DIF (natural in,
 // bit-reversed out) and DIT (bit-reversed in, natural out) share the pass kernel; the natural-
-// order transforms add one in-place bit-reversal pass. Twiddle tables (n/2 powers of omega, 2 GiB
-// at 2^27) are built on the device from two small host tables and cached per (omega, size), as are
-// the power tables of coset shifts.
+// order transforms add one in-place bit-reversal pass, which also applies the inverse transforms'
+// scalings, while the coset shift rides on the first pass's loads. Twiddle tables (n/2 powers of
+// omega, 2 GiB at 2^27) are built on the device from two small host tables and cached per (omega,
+// size), as are the power tables of coset shifts.
 //
 // All transforms agree bit for bit with poly/fft.hpp (a transform's result is unique and both
 // keep elements fully reduced).
@@ -22,6 +23,7 @@
 
 #include "ff/fr.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/ntt_launch.hpp"
 #include "poly/evaluation_domain.hpp"
 
 namespace cuzk::gpu {
@@ -43,11 +45,12 @@ class NttEngine {
   void dif(Fr* d_values, size_t log_n, const Fr& omega);
   // Decimation in time: bit-reversed in, natural out, no scaling.
   void dit(Fr* d_values, size_t log_n, const Fr& omega);
+  // DIT whose first pass multiplies the element at position i by c g^bitrev(i) as it loads it
+  // (c g^e for the natural index e it stands for).
+  void dit_scaled(Fr* d_values, size_t log_n, const Fr& omega, const Fr& g, const Fr& c);
   void bit_reverse(Fr* d_values, size_t log_n);
   // The permutation, then d[e] *= c g^e at natural index e, in one pass over the data.
   void bit_reverse_scaled(Fr* d_values, size_t log_n, const Fr& g, const Fr& c);
-  // d[i] *= c * g^e with e = i, or e = bitrev(i) when bit_reversed (log_n bits).
-  void scale_by_powers(Fr* d_values, size_t log_n, const Fr& g, const Fr& c, bool bit_reversed);
 
   // Drops the cached tables (device memory).
   void release_tables();
@@ -59,7 +62,11 @@ class NttEngine {
   };
   const PowerTables& power_tables(const Fr& g, const Fr& c, size_t count);
   const Fr* twiddles(size_t log_n, const Fr& omega);  // omega^i, i < n/2
-  void run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif);
+  ntt_detail::LoadPowers load_powers(const Fr& g, const Fr& c, size_t log_n,
+                                     bool exponent_reversed);
+  // scale (or null): the first pass's load scaling.
+  void run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif,
+                  const ntt_detail::LoadPowers* scale);
 
   cudaStream_t stream_;
   bool attr_set_ = false;  // the pass kernels' 64 KiB shared-memory opt-in (per device)

@@ -43,34 +43,82 @@ __device__ __forceinline__ void butterfly(FrD& u, FrD& v, const FrD& w) {
   }
 }
 
+// A tile in shared memory as two planes of 16-byte halves (limbs 0-3 of element e at lo[e], limbs
+// 4-7 at hi[e]): a warp reading consecutive elements then reads consecutive 16-byte words, 4
+// wavefronts per load instead of the 8 that 32-byte elements take (their 16-byte halves fall on
+// the same banks every 4 lanes).
+struct SharedTile {
+  uint4* lo;
+  uint4* hi;
+  __device__ __forceinline__ FrD load(int e) const {
+    const uint4 a = lo[e], b = hi[e];
+    FrD r;
+    r.l[0] = a.x, r.l[1] = a.y, r.l[2] = a.z, r.l[3] = a.w;
+    r.l[4] = b.x, r.l[5] = b.y, r.l[6] = b.z, r.l[7] = b.w;
+    return r;
+  }
+  __device__ __forceinline__ void store(int e, const FrD& v) const {
+    lo[e] = make_uint4(v.l[0], v.l[1], v.l[2], v.l[3]);
+    hi[e] = make_uint4(v.l[4], v.l[5], v.l[6], v.l[7]);
+  }
+};
+
 template <bool kDif>
-__device__ __forceinline__ void radix2_step(FrD* sm, const TileGeometry& g, int k, int b) {
+__device__ __forceinline__ void radix2_step(const SharedTile& sm, const TileGeometry& g, int k,
+                                            int b) {
   const int cols = 1 << g.log_c;
   const int elems = 1 << (k + g.log_c);
   for (int q = threadIdx.x; q < elems / 2; q += blockDim.x) {
     const int c = q & (cols - 1), r = q >> g.log_c;
     const int t0 = ((r >> b) << (b + 1)) | (r & ((1 << b) - 1));
-    FrD* p0 = sm + (t0 << g.log_c) + c;
-    FrD* p1 = sm + ((t0 | (1 << b)) << g.log_c) + c;
-    FrD u = load_fr(p0), v = load_fr(p1);
+    const int e0 = (t0 << g.log_c) + c, e1 = ((t0 | (1 << b)) << g.log_c) + c;
+    FrD u = sm.load(e0), v = sm.load(e1);
     butterfly<kDif>(u, v, g.twiddle(t0, b, c));
-    store_fr(p0, u);
-    store_fr(p1, v);
+    sm.store(e0, u);
+    sm.store(e1, v);
   }
 }
 
+// The stage of half-size 1 (s0 = b = 0: rows 2r and 2r + 1 of one column) has the twiddle 1
+// throughout: u + v and u - v, no product. A loop of its own: a branch on the product inside
+// radix2_step's loop slowed every stage (2^24 forward 5.40 -> 5.84 ms, H200 2026-11-30).
+__device__ __forceinline__ void radix2_unit_step(const SharedTile& sm, int k) {
+  for (int r = threadIdx.x; r < (1 << (k - 1)); r += blockDim.x) {
+    const FrD u = sm.load(2 * r), v = sm.load(2 * r + 1);
+    sm.store(2 * r, u + v);
+    sm.store(2 * r + 1, u - v);
+  }
+}
+
+// The powers c g^e = lo[e mod 2^12] hi[e >> 12] of a pass that scales what it loads: e = i, or
+// bitrev(i) when exponent_reversed, for the element at index i.
+struct LoadScaling {
+  const FrD* lo;
+  const FrD* hi;
+  bool exponent_reversed;
+};
+
+__device__ __forceinline__ size_t bitrev(size_t i, int log_n) {
+  return log_n == 0 ? 0 : static_cast<size_t>(__brevll(i) >> (64 - log_n));
+}
+
+__device__ __forceinline__ FrD power_of(const FrD* lo, const FrD* hi, size_t e) {
+  return load_fr(lo + (e & ((size_t{1} << kPowLoBits) - 1))) * load_fr(hi + (e >> kPowLoBits));
+}
+
 // One pass: stages 2^s0 .. 2^(s0 + k - 1) on tiles of 2^k x 2^log_c elements in shared memory, one
-// radix-2 stage per barrier; DIT runs the stages upwards, DIF downwards. (Two stages per barrier
-// with four rows in registers measured slower: 2^27 forward 67.5 -> 75.5 ms, H200 2026-11-30,
-// presumably from register pressure; not kept.)
-template <bool kDif>
+// radix-2 stage per barrier; DIT runs the stages upwards, DIF downwards. With kScaleLoads each
+// element is multiplied by its power as it is loaded (the coset shift fused into the first pass).
+// (Two stages per barrier with four rows in registers measured slower: 2^27 forward 67.5 -> 75.5
+// ms, H200 2026-11-30, presumably from register pressure; not kept.)
+template <bool kDif, bool kScaleLoads, bool kUnitStage>
 __global__ void __launch_bounds__(kPassThreads)
     ntt_pass(FrD* __restrict__ data, const FrD* __restrict__ tw, int log_n, int s0, int k,
-             int log_c) {
+             int log_c, LoadScaling ls) {
   extern __shared__ uint4 smem_raw[];
-  FrD* sm = reinterpret_cast<FrD*>(smem_raw);
   const int cols = 1 << log_c;
   const int elems = 1 << (k + log_c);
+  const SharedTile sm{smem_raw, smem_raw + elems};
   const size_t groups = size_t{1} << (s0 - log_c);
   const size_t high = blockIdx.x / groups;
   const TileGeometry g{tw, log_n, s0, log_c, (blockIdx.x % groups) << log_c};
@@ -78,21 +126,32 @@ __global__ void __launch_bounds__(kPassThreads)
 
   for (int e = threadIdx.x; e < elems; e += blockDim.x) {
     const int c = e & (cols - 1), t = e >> log_c;
-    store_fr(sm + e, load_fr(data + base + c + (static_cast<size_t>(t) << s0)));
+    const size_t i = base + c + (static_cast<size_t>(t) << s0);
+    FrD v = load_fr(data + i);
+    if constexpr (kScaleLoads)
+      v = v * power_of(ls.lo, ls.hi, ls.exponent_reversed ? bitrev(i, log_n) : i);
+    sm.store(e, v);
   }
   __syncthreads();
-  for (int step = 0; step < k; ++step) {
-    radix2_step<kDif>(sm, g, k, kDif ? k - 1 - step : step);
+  // kUnitStage (s0 = 0): the stage of half-size 1 runs without products, outside the loop of the
+  // others (DIT's first, DIF's last).
+  constexpr int kLowest = kUnitStage ? 1 : 0;  // the lowest stage of the loop
+  if constexpr (kUnitStage && !kDif) {
+    radix2_unit_step(sm, k);
+    __syncthreads();
+  }
+  for (int step = 0; step < k - kLowest; ++step) {
+    radix2_step<kDif>(sm, g, k, kDif ? k - 1 - step : kLowest + step);
+    __syncthreads();
+  }
+  if constexpr (kUnitStage && kDif) {
+    radix2_unit_step(sm, k);
     __syncthreads();
   }
   for (int e = threadIdx.x; e < elems; e += blockDim.x) {
     const int c = e & (cols - 1), t = e >> log_c;
-    store_fr(data + base + c + (static_cast<size_t>(t) << s0), load_fr(sm + e));
+    store_fr(data + base + c + (static_cast<size_t>(t) << s0), sm.load(e));
   }
-}
-
-__device__ __forceinline__ size_t bitrev(size_t i, int log_n) {
-  return log_n == 0 ? 0 : static_cast<size_t>(__brevll(i) >> (64 - log_n));
 }
 
 __global__ void bit_reverse_kernel(FrD* __restrict__ d, size_t n, int log_n) {

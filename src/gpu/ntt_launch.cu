@@ -18,27 +18,40 @@ const FrD* dev(const Fr* p) {
   return reinterpret_cast<const FrD*>(p);
 }
 
+// The pass kernel of a DIF or DIT, with or without scaled loads and the product-free unit stage.
+template <bool kDif, bool kScale>
+auto pass_kernel(bool unit_stage) {
+  return unit_stage ? ntt_pass<kDif, kScale, true> : ntt_pass<kDif, kScale, false>;
+}
+
+auto pass_kernel(bool dif, bool scale, bool unit_stage) {
+  if (dif)
+    return scale ? pass_kernel<true, true>(unit_stage) : pass_kernel<true, false>(unit_stage);
+  return scale ? pass_kernel<false, true>(unit_stage) : pass_kernel<false, false>(unit_stage);
+}
+
 }  // namespace
 
 void enable_large_tiles() {
   const int bytes = (1 << kMaxTileLog) * static_cast<int>(sizeof(FrD));
-  CUZK_CUDA_CHECK(
-      cudaFuncSetAttribute(ntt_pass<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  CUZK_CUDA_CHECK(
-      cudaFuncSetAttribute(ntt_pass<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  for (bool dif : {false, true})
+    for (bool scale : {false, true})
+      for (bool unit : {false, true})
+        CUZK_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel(dif, scale, unit),
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
 }
 
 void launch_pass(Fr* d_data, const Fr* d_tw, int log_n, int s0, int k, int log_c, bool dif,
-                 cudaStream_t s) {
+                 const LoadPowers* scale, cudaStream_t s) {
   const size_t elems = size_t{1} << (k + log_c);
   const unsigned blocks = static_cast<unsigned>((size_t{1} << log_n) / elems);
   const unsigned threads = static_cast<unsigned>(std::min<size_t>(elems / 2, kPassThreads));
   const size_t smem = elems * sizeof(FrD);
-  if (dif) {
-    ntt_pass<true><<<blocks, threads, smem, s>>>(dev(d_data), dev(d_tw), log_n, s0, k, log_c);
-  } else {
-    ntt_pass<false><<<blocks, threads, smem, s>>>(dev(d_data), dev(d_tw), log_n, s0, k, log_c);
-  }
+  const LoadScaling ls = scale != nullptr
+                             ? LoadScaling{dev(scale->lo), dev(scale->hi), scale->exponent_reversed}
+                             : LoadScaling{nullptr, nullptr, false};
+  pass_kernel(dif, scale != nullptr, s0 == 0)<<<blocks, threads, smem, s>>>(
+      dev(d_data), dev(d_tw), log_n, s0, k, log_c, ls);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 

@@ -22,10 +22,19 @@ inline constexpr int kPowLoBits = 12;
 
 // Raises the pass kernels' shared-memory limit on the current device (once per device).
 void enable_large_tiles();
+// Power tables lo[i] = g^i (i < 2^12), hi[j] = c g^(2^12 j): c g^e = lo[e mod 2^12] hi[e >> 12].
+// A pass that scales its loads multiplies the element at index i by the power of e = i, or of
+// e = bitrev(i) when exponent_reversed.
+struct LoadPowers {
+  const Fr* lo;
+  const Fr* hi;
+  bool exponent_reversed;
+};
 // One pass of stages 2^s0 .. 2^(s0 + k - 1) over 2^log_n elements (DIF or DIT), tiles of
-// 2^k x 2^log_c. tw: omega^i for i < n / 2.
+// 2^k x 2^log_c, in place; scale (or null) multiplies the elements as they are loaded.
+// tw: omega^i for i < n / 2.
 void launch_pass(Fr* d_data, const Fr* d_tw, int log_n, int s0, int k, int log_c, bool dif,
-                 cudaStream_t s);
+                 const LoadPowers* scale, cudaStream_t s);
 void launch_bit_reverse(Fr* d_data, int log_n, cudaStream_t s);
 // The permutation, then d[e] *= c (or *= lo[e mod 2^12] hi[e >> 12]) at natural index e, fused.
 void launch_bit_reverse_scale(Fr* d_data, int log_n, const Fr& c, cudaStream_t s);

@@ -16,10 +16,11 @@ struct StepEvents {
   Event ifft, coset, pointwise;
 };
 
-// Each vector: DIF with omega^-1 (natural evaluations -> n x coefficients, bit-reversed), times
-// g^k / n at the bit-reversed position of coefficient k, then DIT with omega (bit-reversed ->
-// natural coset evaluations); the product a b - c; DIF with omega^-1 back, times
+// Each vector: DIF with omega^-1 (natural evaluations -> n x coefficients, bit-reversed), then
+// DIT with omega (bit-reversed -> natural coset evaluations) whose first pass multiplies
+// coefficient k by g^k / n as it loads it; the product a b - c; DIF with omega^-1 back, times
 // g^-k / (n Z(g)) (the division by Z(g) = g^n - 1 folded in) within the one permutation pass.
+// (The load scaling in the DIT instead of a pass of its own: 2^27 chain 368.5 -> 362.4 ms.)
 void run_chain(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain, NttEngine& ntt,
                StepEvents* ev) {
   const size_t log_n = domain.log_size();
@@ -27,10 +28,8 @@ void run_chain(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain, NttEng
   for (Fr* v : vs)
     ntt.dif(v, log_n, domain.omega_inv());
   if (ev != nullptr) ev->ifft.record(ntt.stream());
-  for (Fr* v : vs) {
-    ntt.scale_by_powers(v, log_n, domain.g(), domain.n_inv(), true);
-    ntt.dit(v, log_n, domain.omega());
-  }
+  for (Fr* v : vs)
+    ntt.dit_scaled(v, log_n, domain.omega(), domain.g(), domain.n_inv());
   if (ev != nullptr) ev->coset.record(ntt.stream());
   ntt_detail::launch_ab_minus_c(d_a, d_b, d_c, domain.size(), ntt.stream());
   if (ev != nullptr) ev->pointwise.record(ntt.stream());

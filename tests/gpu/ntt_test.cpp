@@ -1,6 +1,6 @@
-// Device NTTs against poly/fft.hpp: every size 2^1..2^16 (plus 2^20 for three passes) with random
-// inputs, the edge inputs (zeros, one-hot at both ends, all p - 1), both domain conventions
-// (bellperson's root 7 and snarkjs's root 5), and the DIF/DIT building blocks.
+// Device NTTs against poly/fft.hpp: every size 2^0..2^16 (plus 2^19..2^22 for two and three passes)
+// with random inputs, the edge inputs (zeros, one-hot at both ends, all p - 1), both domain
+// conventions (bellperson's root 7 and snarkjs's root 5), and the DIF/DIT building blocks.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,6 +8,7 @@
 #include "gpu/ntt.hpp"
 #include "gpu_test_util.hpp"
 #include "poly/fft.hpp"
+#include "poly/fft_kernels.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -80,7 +81,7 @@ TEST_F(DeviceNtt, RandomInputsMatchCpuAtEverySizeUpTo2To16) {
   }
 }
 
-// 2^19 and 2^20: two passes (the second with 8 and 4 columns); 2^21 and 2^22: three.
+// 2^19 and 2^20: two passes; 2^21 and 2^22: three (also through the scratch array).
 TEST_F(DeviceNtt, MultiPassSizesMatchCpu) {
   std::mt19937_64 rng(12);
   NttEngine ntt(nullptr);
@@ -111,15 +112,46 @@ TEST_F(DeviceNtt, SnarkjsDomainMatchesCpu) {
   expect_all_kinds_match(random_frs(d.size(), rng), d, ntt);
 }
 
-TEST_F(DeviceNtt, DitOfBitReversedInputIsTheForwardTransform) {
+// The H chain's blocks: DIF is the forward transform in bit-reversed order; DIT of the bit-
+// reversed coefficients is the forward transform, and with each scaled by c g^e on load, c times
+// the coset transform; DIF then the permutation scaled by c g^e is n c times the inverse coset
+// transform (with g^-1). Sizes of one, two and three passes.
+TEST_F(DeviceNtt, HChainBlocksMatchCpu) {
   std::mt19937_64 rng(14);
   NttEngine ntt(nullptr);
-  const EvaluationDomain d(15);
-  const std::vector<Fr> v = random_frs(d.size(), rng);
-  DeviceBuffer<Fr> dv = to_device<Fr>(v);
-  ntt.bit_reverse(dv.get(), d.log_size());
-  ntt.dit(dv.get(), d.log_size(), d.omega());
-  EXPECT_EQ(to_host(dv, v.size()), on_cpu(v, d, Kind::kFft));
+  for (size_t log_n : {0u, 3u, 11u, 15u, 23u}) {
+    const EvaluationDomain d(log_n);
+    const std::vector<Fr> v = random_frs(d.size(), rng);
+    const Fr c = random_frs(1, rng)[0];
+    auto reversed = [](std::vector<Fr> x) {
+      fft_detail::bit_reverse(x, pool());
+      return x;
+    };
+    auto times = [](std::vector<Fr> x, const Fr& f) {
+      for (Fr& e : x)
+        e *= f;
+      return x;
+    };
+
+    DeviceBuffer<Fr> dv = to_device<Fr>(v);
+    ntt.dif(dv.get(), log_n, d.omega());
+    EXPECT_EQ(to_host(dv, v.size()), reversed(on_cpu(v, d, Kind::kFft))) << "dif, log n " << log_n;
+
+    dv = to_device<Fr>(reversed(v));
+    ntt.dit_scaled(dv.get(), log_n, d.omega(), d.g(), c);
+    EXPECT_EQ(to_host(dv, v.size()), times(on_cpu(v, d, Kind::kCoset), c))
+        << "dit_scaled, log n " << log_n;
+
+    dv = to_device<Fr>(reversed(v));
+    ntt.dit(dv.get(), log_n, d.omega());
+    EXPECT_EQ(to_host(dv, v.size()), on_cpu(v, d, Kind::kFft)) << "dit, log n " << log_n;
+
+    dv = to_device<Fr>(v);
+    ntt.dif(dv.get(), log_n, d.omega_inv());
+    ntt.bit_reverse_scaled(dv.get(), log_n, d.g_inv(), c);
+    EXPECT_EQ(to_host(dv, v.size()), times(on_cpu(v, d, Kind::kIcoset), c * Fr::from_u64(d.size())))
+        << "dif + bit_reverse_scaled, log n " << log_n;
+  }
 }
 
 }  // namespace
