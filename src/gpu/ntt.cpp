@@ -53,11 +53,12 @@ const Fr* NttEngine::twiddles(size_t log_n, const Fr& omega) {
   return twiddles_.emplace(key, std::move(tw)).first->second.get();
 }
 
-// Passes over bits [s0, s0 + k): the first covers 11 bits of contiguous rows, the later ones 8
-// bits x 8 columns, except that 9 bits left over take one last pass of 4 columns (128-byte rows)
-// instead of two (2^20: 11 + 9, not 11 + 8 + 1). Filling the last tile with more columns when it
-// saves no pass measured slower (2^24 11 + 8 + 5 with 64 columns, H200 2026-11-30). DIT runs the
-// passes upwards, DIF (reversed stage order) downwards.
+// Passes over bits [s0, s0 + k), lowest first: the first covers 10 bits of contiguous rows, the
+// later ones 8 bits x 4 columns (128-byte rows), except that a remainder that fits one tile takes
+// one pass with as many columns as fill it, up to 4 (2^20: 10 + 10, 2^24: 10 + 8 + 6, 2^27:
+// 10 + 8 + 8 + 1). With 256 threads per tile (H200 2026-11-30), 8 columns (2^27: 10 + 7 + 7 + 3)
+// took 44.2 ms and 2 columns (10 + 9 + 8) 43.8, against 43.6. DIT runs the passes upwards, DIF
+// (reversed stage order) downwards.
 void NttEngine::run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif,
                            const LoadPowers* scale) {
   if (log_n == 0) {  // no stages; only the scaling of the one element
@@ -65,19 +66,15 @@ void NttEngine::run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif
     return;
   }
   const Fr* tw = twiddles(log_n, omega);
-  if (!attr_set_) {
-    enable_large_tiles();
-    attr_set_ = true;
-  }
   struct Pass {
     int s0, k, log_c;
   };
   std::vector<Pass> passes;
-  constexpr int kMinLastColumnsLog = 2;
   for (int s0 = 0; s0 < static_cast<int>(log_n);) {
     const int left = static_cast<int>(log_n) - s0;
-    int log_c = std::min(s0, kMaxColumnsLog);
-    if (s0 > 0 && left == kMaxTileLog - kMinLastColumnsLog) log_c = kMinLastColumnsLog;
+    const int log_c = s0 == 0               ? 0
+                      : left <= kMaxTileLog ? std::min(kMaxColumnsLog, kMaxTileLog - left)
+                                            : kMaxColumnsLog;
     const int k = std::min(left, kMaxTileLog - log_c);
     passes.push_back({s0, k, log_c});
     s0 += k;

@@ -1,10 +1,10 @@
 // NttEngine: radix-2 NTTs over Fr on the device, in place, on device arrays of Fr in the host's
 // Montgomery layout (the pointers are device pointers; Fr is only the element type).
 //
-// The network is split into passes of up to 11 stages; each pass loads a tile of 2^k x C elements
-// (C consecutive columns, for coalesced loads in the strided passes) into 64 KiB of shared memory
-// and runs its stages there, so 2^27 takes 3 passes over device memory. DIF (natural in,
-// bit-reversed out) and DIT (bit-reversed in, natural out) share the pass kernel; the natural-
+// The network is split into passes of up to 10 stages; each pass loads a tile of 2^k x C elements
+// (C consecutive columns, for coalesced loads in the strided passes) into 32 KiB of shared memory
+// and runs its stages there, so 2^24 takes 3 passes over device memory and 2^27 four. DIF (natural
+// in, bit-reversed out) and DIT (bit-reversed in, natural out) share the pass kernel; the natural-
 // order transforms add one in-place bit-reversal pass, which also applies the inverse transforms'
 // scalings, while the coset shift rides on the first pass's loads. Twiddle tables (n/2 powers of
 // omega, 2 GiB at 2^27) are built on the device from two small host tables and cached per (omega,
@@ -69,7 +69,6 @@ class NttEngine {
                   const ntt_detail::LoadPowers* scale);
 
   cudaStream_t stream_;
-  bool attr_set_ = false;  // the pass kernels' 64 KiB shared-memory opt-in (per device)
   std::map<Key, PowerTables> powers_;
   std::map<Key, DeviceBuffer<Fr>> twiddles_;
 };

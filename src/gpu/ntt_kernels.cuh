@@ -11,9 +11,12 @@
 
 namespace cuzk::gpu::ntt_detail {
 
-// A tile of 2^11 elements = 64 KiB of shared memory: 27 stages in 3 passes (11 + 8 + 8, the
-// later passes with 8 columns so that each row read is 256 contiguous bytes).
-constexpr int kPassThreads = 512;
+// 128 threads per tile of 2^10 elements (4 butterflies each per stage), so many small blocks share
+// an SM. The passes are bound by the multiplier pipe, and a block's barriers make its warps
+// multiply in bursts together; more independent blocks overlap the bursts (H200 2026-11-30, 2^24
+// forward: tiles of 2^11 with 512 threads 5.28 ms, with 256 threads 4.96; tiles of 2^10 with 256
+// threads 4.84, with 128 threads 4.70; tiles of 2^9 with 256 threads 4.95).
+constexpr int kPassThreads = 128;
 
 // Elements of one tile: row t (0 <= t < 2^k) and column c (0 <= c < 2^log_c) sit at
 //   low0 + c + (t << s0) + (high << (s0 + k)),

@@ -32,15 +32,6 @@ auto pass_kernel(bool dif, bool scale, bool unit_stage) {
 
 }  // namespace
 
-void enable_large_tiles() {
-  const int bytes = (1 << kMaxTileLog) * static_cast<int>(sizeof(FrD));
-  for (bool dif : {false, true})
-    for (bool scale : {false, true})
-      for (bool unit : {false, true})
-        CUZK_CUDA_CHECK(cudaFuncSetAttribute(pass_kernel(dif, scale, unit),
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-}
-
 void launch_pass(Fr* d_data, const Fr* d_tw, int log_n, int s0, int k, int log_c, bool dif,
                  const LoadPowers* scale, cudaStream_t s) {
   const size_t elems = size_t{1} << (k + log_c);

@@ -14,14 +14,13 @@
 
 namespace cuzk::gpu::ntt_detail {
 
-// A tile holds 2^kMaxTileLog elements (64 KiB of shared memory); strided passes use up to
-// 2^kMaxColumnsLog columns. The power tables have 2^kPowLoBits low entries.
-inline constexpr int kMaxTileLog = 11;
-inline constexpr int kMaxColumnsLog = 3;
+// A tile holds 2^kMaxTileLog elements (32 KiB of shared memory, within the default limit);
+// strided passes use up to 2^kMaxColumnsLog columns (128-byte rows). The power tables have
+// 2^kPowLoBits low entries.
+inline constexpr int kMaxTileLog = 10;
+inline constexpr int kMaxColumnsLog = 2;
 inline constexpr int kPowLoBits = 12;
 
-// Raises the pass kernels' shared-memory limit on the current device (once per device).
-void enable_large_tiles();
 // Power tables lo[i] = g^i (i < 2^12), hi[j] = c g^(2^12 j): c g^e = lo[e mod 2^12] hi[e >> 12].
 // A pass that scales its loads multiplies the element at index i by the power of e = i, or of
 // e = bitrev(i) when exponent_reversed.
