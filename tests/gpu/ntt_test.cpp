@@ -81,7 +81,7 @@ TEST_F(DeviceNtt, RandomInputsMatchCpuAtEverySizeUpTo2To16) {
   }
 }
 
-// 2^19 and 2^20: two passes; 2^21 and 2^22: three (also through the scratch array).
+// 2^19 and 2^20: two passes (the second with 2 and 1 columns); 2^21 and 2^22: three.
 TEST_F(DeviceNtt, MultiPassSizesMatchCpu) {
   std::mt19937_64 rng(12);
   NttEngine ntt(nullptr);
