@@ -46,8 +46,8 @@ void GpuBackend::clear_caches() {
   d_density_.release();
 }
 
-std::vector<Fr> GpuBackend::groth16_quotient(std::vector<Fr> a, std::vector<Fr> b,
-                                             std::vector<Fr> c, const EvaluationDomain& domain,
+std::vector<Fr> GpuBackend::groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
+                                             std::span<const Fr> c, const EvaluationDomain& domain,
                                              QuotientTiming* timing) {
   std::lock_guard lock(mu_);
   activate();

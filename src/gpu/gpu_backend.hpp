@@ -28,8 +28,9 @@ class GpuBackend final : public groth16::ProverBackend {
 
   std::string name() const override;
   void drop_caches() override { clear_caches(); }
-  std::vector<Fr> groth16_quotient(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
-                                   const EvaluationDomain& domain, QuotientTiming* timing) override;
+  std::vector<Fr> groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
+                                   std::span<const Fr> c, const EvaluationDomain& domain,
+                                   QuotientTiming* timing) override;
   std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
                                    const EvaluationDomain& domain, QuotientTiming* timing) override;
   G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override;

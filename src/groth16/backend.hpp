@@ -25,8 +25,10 @@ class ProverBackend {
   virtual void drop_caches() {}
 
   // The n - 1 coefficients of h for evaluations a, b, c (bellperson's H; see poly/quotient.hpp).
-  virtual std::vector<Fr> groth16_quotient(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
-                                           const EvaluationDomain& domain,
+  // Read-only views: the GPU backend uploads them as they are (no host copies of a partition's
+  // three vectors); the CPU backend transforms copies.
+  virtual std::vector<Fr> groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
+                                           std::span<const Fr> c, const EvaluationDomain& domain,
                                            QuotientTiming* timing) = 0;
 
   // snarkjs's H: a, b, c hold n = domain.size() evaluations each; returns A(x) B(x) - C(x) at the
@@ -51,8 +53,9 @@ class CpuBackend final : public ProverBackend {
  public:
   explicit CpuBackend(ThreadPool& pool) : pool_(pool) {}
   std::string name() const override { return "cpu"; }
-  std::vector<Fr> groth16_quotient(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
-                                   const EvaluationDomain& domain, QuotientTiming* timing) override;
+  std::vector<Fr> groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
+                                   std::span<const Fr> c, const EvaluationDomain& domain,
+                                   QuotientTiming* timing) override;
   std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
                                    const EvaluationDomain& domain, QuotientTiming* timing) override;
   G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override;

@@ -6,10 +6,12 @@
 
 namespace cuzk::groth16 {
 
-std::vector<Fr> CpuBackend::groth16_quotient(std::vector<Fr> a, std::vector<Fr> b,
-                                             std::vector<Fr> c, const EvaluationDomain& domain,
+std::vector<Fr> CpuBackend::groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
+                                             std::span<const Fr> c, const EvaluationDomain& domain,
                                              QuotientTiming* timing) {
-  return cuzk::groth16_quotient(std::move(a), std::move(b), std::move(c), domain, pool_, timing);
+  return cuzk::groth16_quotient(std::vector<Fr>(a.begin(), a.end()),
+                                std::vector<Fr>(b.begin(), b.end()),
+                                std::vector<Fr>(c.begin(), c.end()), domain, pool_, timing);
 }
 std::vector<Fr> CpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b,
                                              std::vector<Fr> c, const EvaluationDomain& domain,
