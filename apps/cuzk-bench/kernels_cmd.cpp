@@ -21,6 +21,7 @@
 #include "gpu/bench_data.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/event_timing.hpp"
 #include "gpu/gpu_backend.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/ntt.hpp"
@@ -52,22 +53,6 @@ struct Row {
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// Median milliseconds of f over reps runs after one warm-up, CUDA events on s.
-double time_ms(const std::function<void()>& f, unsigned reps, cudaStream_t s) {
-  f();
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
-  std::vector<double> t;
-  for (unsigned r = 0; r < reps; ++r) {
-    gpu::Event e0, e1;
-    e0.record(s);
-    f();
-    e1.record(s);
-    e1.sync();
-    t.push_back(e1.ms_since(e0));
-  }
-  return median(t);
 }
 
 double wall_ms(const std::function<void()>& f, unsigned reps) {
@@ -174,13 +159,17 @@ void ntt_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool)
       note += got == want ? "; == poly/fft" : "; MISMATCH vs poly/fft";
     }
     rows.push_back({"NTT forward", pow2(a.log),
-                    time_ms([&] { ntt.fft(dv.get(), d); }, o.reps, s.get()), a.fwd, note});
+                    gpu::median_event_ms([&] { ntt.fft(dv.get(), d); }, o.reps, s.get()), a.fwd,
+                    note});
     rows.push_back({"NTT inverse", pow2(a.log),
-                    time_ms([&] { ntt.ifft(dv.get(), d); }, o.reps, s.get()), a.inv, note});
+                    gpu::median_event_ms([&] { ntt.ifft(dv.get(), d); }, o.reps, s.get()), a.inv,
+                    note});
     rows.push_back({"NTT coset forward", pow2(a.log),
-                    time_ms([&] { ntt.coset_fft(dv.get(), d); }, o.reps, s.get()), a.cfwd, note});
+                    gpu::median_event_ms([&] { ntt.coset_fft(dv.get(), d); }, o.reps, s.get()),
+                    a.cfwd, note});
     rows.push_back({"NTT coset inverse", pow2(a.log),
-                    time_ms([&] { ntt.icoset_fft(dv.get(), d); }, o.reps, s.get()), a.cinv, note});
+                    gpu::median_event_ms([&] { ntt.icoset_fft(dv.get(), d); }, o.reps, s.get()),
+                    a.cinv, note});
     std::fflush(stdout);
   }
   for (unsigned log : {24u, 27u}) {
@@ -190,8 +179,8 @@ void ntt_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool)
     gpu::fill_random_fr(da.get(), d.size(), 1, s.get());
     gpu::fill_random_fr(db.get(), d.size(), 2, s.get());
     gpu::fill_random_fr(dc.get(), d.size(), 3, s.get());
-    const double ms = time_ms([&] { gpu::quotient_in_place(da.get(), db.get(), dc.get(), d, ntt); },
-                              o.reps, s.get());
+    const double ms = gpu::median_event_ms(
+        [&] { gpu::quotient_in_place(da.get(), db.get(), dc.get(), d, ntt); }, o.reps, s.get());
     rows.push_back({"H chain (3 iNTT, 3 coset NTT, a*b-c, coset iNTT)", pow2(log), ms, -1,
                     "resident; 7 transforms"});
   }
@@ -240,7 +229,7 @@ void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
     const size_t n = size_t{1} << log;
     Jacobian<Curve> result;
     gpu::MsmStats st;
-    const double ms = time_ms(
+    const double ms = gpu::median_event_ms(
         [&] {
           result = gpu::msm_pippenger<Curve>(d_bases.get(), d_scalars.get(), nullptr, n, ws,
                                              s.get(), 0, &st);
@@ -258,7 +247,7 @@ void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
     for (unsigned c = std::max(2u, gpu::msm_window_bits(size_t{1} << log) - 3);
          c <= std::min(21u, gpu::msm_window_bits(size_t{1} << log) + 2); ++c) {
       gpu::MsmStats st;
-      const double ms = time_ms(
+      const double ms = gpu::median_event_ms(
           [&] {
             gpu::msm_pippenger<Curve>(d_bases.get(), d_scalars.get(), nullptr, size_t{1} << log, ws,
                                       s.get(), c, &st);
@@ -272,9 +261,9 @@ void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
     const size_t n = size_t{1} << 26;
     gpu::DeviceBuffer<uint32_t> d_bits(n / 32);
     gpu::fill_random_bits(d_bits.get(), n, 50, 77, s.get());
-    const double ms =
-        time_ms([&] { gpu::batch_add<Curve>(d_bases.get(), d_bits.get(), n, ws, s.get()); }, o.reps,
-                s.get());
+    const double ms = gpu::median_event_ms(
+        [&] { gpu::batch_add<Curve>(d_bases.get(), d_bits.get(), n, ws, s.get()); }, o.reps,
+        s.get());
     rows.push_back({"batch addition G1 (0/1 scalars)", "2^26", ms, -1, "resident bitmap, 50% set"});
   }
   if (std::is_same_v<Curve, G1Curve> && o.max_log >= 22) {
@@ -289,12 +278,12 @@ void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
     d_mix.upload(mix, s.get());
     gpu::MsmStats st;
     Jacobian<Curve> split, plain;
-    const double ms_split = time_ms(
+    const double ms_split = gpu::median_event_ms(
         [&] {
           split = gpu::msm_split<Curve>(d_bases.get(), d_mix.get(), n, nullptr, ws, s.get(), &st);
         },
         o.reps, s.get());
-    const double ms_plain = time_ms(
+    const double ms_plain = gpu::median_event_ms(
         [&] {
           plain = gpu::msm_pippenger<Curve>(d_bases.get(), d_mix.get(), nullptr, n, ws, s.get());
         },

@@ -1,11 +1,11 @@
 #include "gpu/arith_rates.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "gpu/cuda_check.hpp"
 #include "gpu/curves.cuh"
 #include "gpu/device_buffer.hpp"
+#include "gpu/event_timing.hpp"
 #include "gpu/fields.cuh"
 
 namespace cuzk::gpu {
@@ -48,23 +48,16 @@ unsigned sm_count() {
   return static_cast<unsigned>(sms);
 }
 
-// Median seconds of `launch` over reps runs after one warm-up.
+// Seconds of one launch: the median over reps after a warm-up; every launch checked.
 template <class F>
 double time_s(F&& launch, unsigned reps, cudaStream_t s) {
-  launch();
-  CUZK_CUDA_CHECK_LAUNCH();
-  std::vector<double> t;
-  for (unsigned r = 0; r < std::max(reps, 1u); ++r) {
-    Event e0, e1;
-    e0.record(s);
-    launch();
-    CUZK_CUDA_CHECK_LAUNCH();
-    e1.record(s);
-    e1.sync();
-    t.push_back(e1.ms_since(e0) / 1e3);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median_event_ms(
+             [&] {
+               launch();
+               CUZK_CUDA_CHECK_LAUNCH();
+             },
+             reps, s) /
+         1e3;
 }
 
 template <class FD, FieldOp kOp>

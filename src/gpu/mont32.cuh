@@ -321,6 +321,7 @@ struct alignas(8) Mont32 {
   // multiply-adds, on the multiplier pipe that bounds the NTT.
   static constexpr bool kSparseLow = mont32_detail::split(HostField::kModulus).v[0] == 1 &&
                                      mont32_detail::split(HostField::kModulus).v[1] == 0xffffffffu;
+  static_assert(!kSparseLow || kInv == 0xffffffffu, "p_0 = 1 implies -p^-1 = -1 mod 2^32");
 
   // x[0, 1] += m p_0, starting chain c (word 0 becomes 0).
   CUZK_GPU_FI static void mad_p0(mont32_detail::Chain& c, uint32_t (&x)[N + 1], uint32_t m) {

@@ -62,7 +62,7 @@ const Fr* NttEngine::twiddles(size_t log_n, const Fr& omega) {
 void NttEngine::run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif,
                            const LoadPowers* scale) {
   if (log_n == 0) {  // no stages; only the scaling of the one element
-    if (scale != nullptr) launch_scale_powers(d_values, 0, scale->lo, scale->hi, false, stream_);
+    if (scale != nullptr) launch_scale_powers(d_values, 0, scale->lo, scale->hi, stream_);
     return;
   }
   const Fr* tw = twiddles(log_n, omega);
@@ -93,9 +93,6 @@ LoadPowers NttEngine::load_powers(const Fr& g, const Fr& c, size_t log_n, bool e
 
 void NttEngine::dif(Fr* d_values, size_t log_n, const Fr& omega) {
   run_passes(d_values, log_n, omega, true, nullptr);
-}
-void NttEngine::dit(Fr* d_values, size_t log_n, const Fr& omega) {
-  run_passes(d_values, log_n, omega, false, nullptr);
 }
 void NttEngine::dit_scaled(Fr* d_values, size_t log_n, const Fr& omega, const Fr& g, const Fr& c) {
   const LoadPowers scale = load_powers(g, c, log_n, true);

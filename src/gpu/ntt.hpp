@@ -43,10 +43,8 @@ class NttEngine {
   // Building blocks (the H chain skips the permutations with them).
   // Decimation in frequency: natural in, bit-reversed out, no scaling.
   void dif(Fr* d_values, size_t log_n, const Fr& omega);
-  // Decimation in time: bit-reversed in, natural out, no scaling.
-  void dit(Fr* d_values, size_t log_n, const Fr& omega);
-  // DIT whose first pass multiplies the element at position i by c g^bitrev(i) as it loads it
-  // (c g^e for the natural index e it stands for).
+  // Decimation in time (bit-reversed in, natural out) whose first pass multiplies the element at
+  // position i by c g^bitrev(i) as it loads it (c g^e for the natural index e it stands for).
   void dit_scaled(Fr* d_values, size_t log_n, const Fr& omega, const Fr& g, const Fr& c);
   void bit_reverse(Fr* d_values, size_t log_n);
   // The permutation, then d[e] *= c g^e at natural index e, in one pass over the data.

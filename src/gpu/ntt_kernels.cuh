@@ -105,6 +105,7 @@ __device__ __forceinline__ size_t bitrev(size_t i, int log_n) {
   return log_n == 0 ? 0 : static_cast<size_t>(__brevll(i) >> (64 - log_n));
 }
 
+// c g^e from the power tables (see LoadScaling).
 __device__ __forceinline__ FrD power_of(const FrD* lo, const FrD* hi, size_t e) {
   return load_fr(lo + (e & ((size_t{1} << kPowLoBits) - 1))) * load_fr(hi + (e >> kPowLoBits));
 }
@@ -207,22 +208,17 @@ __global__ void __launch_bounds__(kRevTile)
     const size_t idx = (size_t{static_cast<unsigned>(r)} << high_shift) |
                        (dst_mid << kRevTileBits) | static_cast<unsigned>(col);
     if constexpr (kMode == 1) v = v * c;
-    if constexpr (kMode == 2)
-      v = v * (load_fr(lo + (idx & ((1u << kPowLoBits) - 1))) * load_fr(hi + (idx >> kPowLoBits)));
+    if constexpr (kMode == 2) v = v * power_of(lo, hi, idx);
     store_fr(d + idx, v);
   }
 }
 
-// d[i] *= lo[e mod 2^12] hi[e >> 12] with e = i or bitrev(i).
-__global__ void scale_powers_kernel(FrD* __restrict__ d, size_t n, int log_n,
-                                    const FrD* __restrict__ lo, const FrD* __restrict__ hi,
-                                    bool bit_reversed) {
+// d[i] *= lo[i mod 2^12] hi[i >> 12].
+__global__ void scale_powers_kernel(FrD* __restrict__ d, size_t n, const FrD* __restrict__ lo,
+                                    const FrD* __restrict__ hi) {
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
-       i += size_t{gridDim.x} * blockDim.x) {
-    const size_t e = bit_reversed ? bitrev(i, log_n) : i;
-    const FrD g = load_fr(lo + (e & ((1u << kPowLoBits) - 1))) * load_fr(hi + (e >> kPowLoBits));
-    store_fr(d + i, load_fr(d + i) * g);
-  }
+       i += size_t{gridDim.x} * blockDim.x)
+    store_fr(d + i, load_fr(d + i) * power_of(lo, hi, i));
 }
 
 // out[i] = lo[i mod 2^12] hi[i >> 12] for i < count.
@@ -230,8 +226,7 @@ __global__ void expand_powers_kernel(FrD* __restrict__ out, size_t count,
                                      const FrD* __restrict__ lo, const FrD* __restrict__ hi) {
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < count;
        i += size_t{gridDim.x} * blockDim.x) {
-    store_fr(out + i,
-             load_fr(lo + (i & ((1u << kPowLoBits) - 1))) * load_fr(hi + (i >> kPowLoBits)));
+    store_fr(out + i, power_of(lo, hi, i));
   }
 }
 

@@ -18,7 +18,8 @@ const FrD* dev(const Fr* p) {
   return reinterpret_cast<const FrD*>(p);
 }
 
-// The pass kernel of a DIF or DIT, with or without scaled loads and the product-free unit stage.
+// The pass kernel of a DIF or DIT, with or without scaled loads (a transform's first pass only)
+// and the product-free unit stage.
 template <bool kDif, bool kScale>
 auto pass_kernel(bool unit_stage) {
   return unit_stage ? ntt_pass<kDif, kScale, true> : ntt_pass<kDif, kScale, false>;
@@ -83,14 +84,13 @@ void launch_bit_reverse_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, cons
                                      cudaStream_t s) {
   if (launch_tiled_reverse<2>(d_data, log_n, Fr{}, d_lo, d_hi, s)) return;
   launch_swap_reverse(d_data, log_n, s);
-  launch_scale_powers(d_data, log_n, d_lo, d_hi, false, s);
+  launch_scale_powers(d_data, log_n, d_lo, d_hi, s);
 }
 
-void launch_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi, bool bit_reversed,
-                         cudaStream_t s) {
+void launch_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi, cudaStream_t s) {
   const size_t n = size_t{1} << log_n;
-  scale_powers_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(dev(d_data), n, log_n, dev(d_lo),
-                                                                 dev(d_hi), bit_reversed);
+  scale_powers_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(dev(d_data), n, dev(d_lo),
+                                                                 dev(d_hi));
   CUZK_CUDA_CHECK_LAUNCH();
 }
 

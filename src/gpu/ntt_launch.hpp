@@ -39,9 +39,8 @@ void launch_bit_reverse(Fr* d_data, int log_n, cudaStream_t s);
 void launch_bit_reverse_scale(Fr* d_data, int log_n, const Fr& c, cudaStream_t s);
 void launch_bit_reverse_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi,
                                      cudaStream_t s);
-// d[i] *= lo[e mod 2^12] hi[e >> 12], e = i or bitrev(i).
-void launch_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi, bool bit_reversed,
-                         cudaStream_t s);
+// d[i] *= lo[i mod 2^12] hi[i >> 12].
+void launch_scale_powers(Fr* d_data, int log_n, const Fr* d_lo, const Fr* d_hi, cudaStream_t s);
 // out[i] = lo[i mod 2^12] hi[i >> 12], i < count.
 void launch_expand_powers(Fr* d_out, size_t count, const Fr* d_lo, const Fr* d_hi, cudaStream_t s);
 void launch_scale(Fr* d_data, size_t n, const Fr& c, cudaStream_t s);
