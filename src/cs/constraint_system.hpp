@@ -40,6 +40,8 @@ const T& require_value(const std::optional<T>& v) {
 using NameFn = FunctionRef<std::string()>;
 using ValueFn = FunctionRef<Fr()>;
 using LcFn = FunctionRef<void(LinearCombination&)>;
+class ConstraintSystem;
+using PieceFn = FunctionRef<void(size_t, ConstraintSystem&)>;
 
 class ConstraintSystem {
  public:
@@ -53,6 +55,17 @@ class ConstraintSystem {
   virtual void enforce(NameFn name, LcFn a, LcFn b, LcFn c) = 0;
   virtual void push_namespace(NameFn name) { (void)name; }
   virtual void pop_namespace() {}
+
+  // `count` independent pieces of a circuit (its challenges, a challenge's labels): piece(i, cs)
+  // allocates and constrains piece i through `cs` alone, and reads no value that another piece
+  // of the same call produces. The variables and constraints are those of calling the pieces in
+  // order on this system, which is what every system but the witness one does; WitnessCS
+  // (pce/witness_cs.hpp) runs them concurrently, each into a system of its own, and joins them in
+  // order. A piece may call pieces() again.
+  virtual void pieces(size_t count, PieceFn piece) {
+    for (size_t i = 0; i < count; ++i)
+      piece(i, *this);
+  }
 
   // Convenience for already-built combinations (copies their terms when they are used).
   void enforce_lc(NameFn name, const LinearCombination& a, const LinearCombination& b,

@@ -1,5 +1,6 @@
 #include "porep/challenge_circuit.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -147,20 +148,24 @@ void ChallengeCircuit::synthesize(ConstraintSystem& cs, const AllocatedNum& comm
   // -- the replica column openings of the parents
   const size_t num_layers = drg_parents_proofs[0].column.rows.size();
   // "<kind><i>_num" (the column), "<kind><i>_constraint" (its hash), "<kind><i>_inclusion".
+  // Each opening is a piece of its own (column, hash, path: ~9 k constraints at 32 GiB).
   const auto open_parents = [&](const std::vector<circuits::ColumnProof>& proofs,
                                 const char* kind) {
-    std::vector<circuits::AllocatedColumn> columns;
-    columns.reserve(proofs.size());
-    for (size_t i = 0; i < proofs.size(); ++i) {
-      circuits::AllocatedColumn col = proofs[i].alloc(Ns(cs, NameNS{kind, i, "_num"}));
+    std::vector<std::optional<circuits::AllocatedColumn>> opened(proofs.size());
+    cs.pieces(proofs.size(), [&](size_t i, ConstraintSystem& pcs) {
+      circuits::AllocatedColumn col = proofs[i].alloc(Ns(pcs, NameNS{kind, i, "_num"}));
       if (col.size() != num_layers) {
         throw std::invalid_argument("porep circuit: parent columns of different heights");
       }
-      const AllocatedNum hash = col.hash(Ns(cs, NameNS{kind, i, "_constraint"}));
-      enforce_inclusion(Ns(cs, NameNS{kind, i, "_inclusion"}), TreeHasher::kPoseidon,
+      const AllocatedNum hash = col.hash(Ns(pcs, NameNS{kind, i, "_constraint"}));
+      enforce_inclusion(Ns(pcs, NameNS{kind, i, "_inclusion"}), TreeHasher::kPoseidon,
                         proofs[i].inclusion_path, comm_c, hash);
-      columns.push_back(std::move(col));
-    }
+      opened[i].emplace(std::move(col));
+    });
+    std::vector<circuits::AllocatedColumn> columns;
+    columns.reserve(proofs.size());
+    for (auto& c : opened)
+      columns.push_back(std::move(*c));
     return columns;
   };
   const std::vector<circuits::AllocatedColumn> drg_parents =
@@ -173,11 +178,12 @@ void ChallengeCircuit::synthesize(ConstraintSystem& cs, const AllocatedNum& comm
       circuits::UInt64::alloc(Ns(cs, Name{"challenge"}), challenge);
   challenge_num.pack_into_input(Ns(cs, Name{"challenge input"}));
 
-  std::vector<AllocatedNum> column_labels;
-  column_labels.reserve(num_layers);
-  for (size_t layer = 1; layer <= num_layers; ++layer) {
+  // One piece per layer (the label of 37 parents: ~532 k constraints, the bulk of a challenge).
+  std::vector<AllocatedNum> column_labels(num_layers);
+  cs.pieces(num_layers, [&](size_t piece, ConstraintSystem& layer_cs) {
+    const size_t layer = piece + 1;
     const gadgets::UInt32 layer_num = gadgets::UInt32::constant(static_cast<uint32_t>(layer));
-    Ns<ConstraintSystem> lcs(cs, NameN{"labeling_", layer});
+    Ns<ConstraintSystem> lcs(layer_cs, NameN{"labeling_", layer});
 
     std::vector<std::vector<Boolean>> parents;
     parents.reserve(drg_parents.size() + exp_parents.size());
@@ -196,9 +202,9 @@ void ChallengeCircuit::synthesize(ConstraintSystem& cs, const AllocatedNum& comm
     }
     const std::vector<std::vector<Boolean>> expanded =
         circuits::expand_label_parents<std::vector<Boolean>>(parents, static_cast<uint32_t>(layer));
-    column_labels.push_back(circuits::create_label_circuit(
-        Ns(lcs.cs(), Name{"create_label"}), replica_id_bits, expanded, layer_num, challenge_num));
-  }
+    column_labels[piece] = circuits::create_label_circuit(
+        Ns(lcs.cs(), Name{"create_label"}), replica_id_bits, expanded, layer_num, challenge_num);
+  });
 
   // -- encoding: the key is the last label
   {

@@ -105,10 +105,11 @@ void StackedCircuit::synthesize(ConstraintSystem& cs) const {
     circuits::equal(cs, Name{"enforce comm_r = H(comm_c || comm_r_last)"}, comm_r_num, hash_num);
   }
 
-  for (size_t i = 0; i < proofs.size(); ++i) {
-    proofs[i].synthesize(Ns(cs, NameN{"challenge_", i}), comm_d_num, comm_c_num, comm_r_last_num,
+  // The challenges are independent pieces: each reads only the variables allocated above.
+  cs.pieces(proofs.size(), [&](size_t i, ConstraintSystem& pcs) {
+    proofs[i].synthesize(Ns(pcs, NameN{"challenge_", i}), comm_d_num, comm_c_num, comm_r_last_num,
                          replica_id_bits);
-  }
+  });
 }
 
 }  // namespace cuzk::porep
