@@ -1,7 +1,9 @@
 // What the engine needs from a proof kind: the SRS key of a request (from its fields alone, so a
-// job is queued without parsing its payload), the parsing and checking of the vanilla proofs,
-// and per partition the synthesized witness. Proving itself is kind-neutral (the prover stage
-// runs groth16::create_proof and verifies every partition against its public inputs).
+// job is queued without parsing its payload), the parsing and checking of the vanilla proofs, and
+// per partition the circuit with its witness and the public inputs its proof must verify for.
+// Synthesis and proving are kind-neutral: the engine synthesizes the circuit (witness-only
+// against the recorded constraints, or the classic proving assignment), proves it and verifies
+// every partition against its public inputs.
 #pragma once
 
 #include <cstdint>
@@ -12,36 +14,30 @@
 #include <string>
 #include <vector>
 
-#include "cs/proving_assignment.hpp"
+#include "cs/constraint_system.hpp"
 #include "engine/engine.hpp"
 #include "groth16/types.hpp"
+#include "pce/identity.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::engine {
 
-// One synthesized partition: the prover's input and the public inputs its proof must verify for.
-struct SynthesizedPartition {
-  unsigned index = 0;
-  ProvingAssignment assignment;
-  std::vector<Fr> public_inputs;  // ONE excluded, as groth16::verify_proof takes them
+// One partition of a job: its circuit with the witness, and its public inputs (ONE excluded, as
+// groth16::verify_proof takes them).
+struct PartitionCircuit {
+  std::unique_ptr<const Circuit> circuit;
+  std::vector<Fr> public_inputs;
 };
 
-// Sizes of a circuit known from its parameters (rows <= the domain size): capacity for the
-// assignment's vectors, so they never regrow while synthesizing (perf-log: 1.4-1.5x faster).
-struct ShapeHint {
-  size_t rows = 0, inputs = 0, aux = 0;
-};
-
-// A job whose payload is parsed and checked: partitions can be synthesized, concurrently.
+// A job whose payload is parsed and checked: partitions can be built, concurrently.
 class PreparedJob {
  public:
   virtual ~PreparedJob() = default;
   virtual unsigned partitions() const = 0;
   // Host bytes this object holds while the job runs (parsed vanilla proofs, graph).
   virtual uint64_t resident_bytes() const = 0;
-  // Thread-safe for different k.
-  virtual std::unique_ptr<SynthesizedPartition> synthesize(unsigned k,
-                                                           const ShapeHint& shape) const = 0;
+  // Thread-safe for different k. std::invalid_argument naming the problem for bad vanilla data.
+  virtual PartitionCircuit partition(unsigned k) const = 0;
 };
 
 // How to load the Groth16 parameters of a circuit id.
@@ -49,6 +45,13 @@ struct SrsSpec {
   std::string circuit_id;
   std::filesystem::path file;  // the .params file (its size estimates the load)
   std::function<groth16::Parameters(ThreadPool&)> load;
+};
+
+// The blank circuit of a circuit id (no witness: the shape every partition of it has) and the
+// identity its recorded constraints are filed under.
+struct BlankCircuit {
+  std::unique_ptr<const Circuit> circuit;
+  pce::CircuitIdentity identity;
 };
 
 class CircuitHandler {
@@ -65,6 +68,14 @@ class CircuitHandler {
   // parameter files are missing under `param_cache`.
   virtual std::optional<SrsSpec> srs_spec(const std::string& circuit_id,
                                           const std::filesystem::path& param_cache) const = 0;
+  // nullopt when `circuit_id` is not this handler's.
+  virtual std::optional<BlankCircuit> blank_circuit(const std::string& circuit_id) const = 0;
+};
+
+// Sizes of a circuit known from its parameters (rows <= the domain size): capacity for a proving
+// assignment's vectors, so they never regrow while synthesizing (perf-log: 1.4-1.5x faster).
+struct ShapeHint {
+  size_t rows = 0, inputs = 0, aux = 0;
 };
 
 // Working-set bytes of one partition from synthesis until its proof is out, for parameters of

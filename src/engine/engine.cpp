@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "cs/proving_assignment.hpp"
 #include "engine/circuit_handler.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
@@ -158,6 +159,12 @@ struct Job {
   std::vector<std::vector<uint8_t>> partition_proofs;
   JobResult result;
   std::string assigned_gpu;
+};
+
+// A synthesized partition: the prover's input and the public inputs its proof must verify for.
+struct SynthesizedPartition {
+  ProvingAssignment assignment;
+  std::vector<Fr> public_inputs;
 };
 
 // A synthesized partition waiting for a prover, with its memory reservation.
@@ -591,7 +598,14 @@ struct Engine::Impl {
     ProverItem item{job, lease, k, nullptr, Reservation(&budget, bytes)};
     const auto t0 = Clock::now();
     try {
-      item.partition = work->synthesize(k, (*lease)->shape);
+      PartitionCircuit pc = work->partition(k);
+      auto synthesized = std::make_unique<SynthesizedPartition>();
+      const ShapeHint& shape = (*lease)->shape;
+      synthesized->assignment.reserve(shape.rows, shape.inputs, shape.aux);
+      pc.circuit->synthesize(synthesized->assignment);
+      synthesized->assignment.add_input_constraints();
+      synthesized->public_inputs = std::move(pc.public_inputs);
+      item.partition = std::move(synthesized);
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mu);
       --job->in_flight;

@@ -69,15 +69,11 @@ class PorepJob final : public PreparedJob {
   // The parsed C1 is about as large as its JSON; the graph's Feistel table is small.
   uint64_t resident_bytes() const override { return payload_bytes_; }
 
-  std::unique_ptr<SynthesizedPartition> synthesize(unsigned k,
-                                                   const ShapeHint& shape) const override {
-    auto out = std::make_unique<SynthesizedPartition>();
-    out->index = k;
-    out->assignment.reserve(shape.rows, shape.inputs, shape.aux);
-    out->public_inputs = porep::public_inputs(pp_, inputs_, k, &graph_);
-    const porep::StackedCircuit circuit = porep::StackedCircuit::from_c1(c1_, pp_, k);
-    circuit.synthesize(out->assignment);
-    out->assignment.add_input_constraints();
+  PartitionCircuit partition(unsigned k) const override {
+    PartitionCircuit out;
+    out.public_inputs = porep::public_inputs(pp_, inputs_, k, &graph_);
+    out.circuit =
+        std::make_unique<porep::StackedCircuit>(porep::StackedCircuit::from_c1(c1_, pp_, k));
     return out;
   }
 
@@ -147,6 +143,17 @@ class PorepHandler final : public CircuitHandler {
       return porep::read_parameter_file(param_cache, pp, pool);
     };
     return spec;
+  }
+
+  std::optional<BlankCircuit> blank_circuit(const std::string& id) const override {
+    if (id.rfind("porep-", 0) != 0) return std::nullopt;
+    const porep::PublicParams pp = porep::PublicParams::for_proof(proof_of_circuit_id(id));
+    BlankCircuit out;
+    out.circuit = std::make_unique<porep::StackedCircuit>(porep::StackedCircuit::blank(pp));
+    // Interactive, synthetic and NI-PoRep partitions of one size share one circuit (and one
+    // parameter file), whatever the API version: the versions differ in their challenges only.
+    out.identity = {"porep", pp.sector_size(), "any", porep::kStackedCircuitVersion};
+    return out;
   }
 };
 

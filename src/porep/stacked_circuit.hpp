@@ -14,6 +14,7 @@
 // witness.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -23,6 +24,10 @@
 #include "porep/public_params.hpp"
 
 namespace cuzk::porep {
+
+// Revision of this circuit's variables and constraints (pce::CircuitIdentity): bump it when a
+// change here or in a gadget it uses changes them, so recorded constraints are recorded again.
+inline constexpr uint32_t kStackedCircuitVersion = 1;
 
 class StackedCircuit final : public Circuit {
  public:

@@ -45,17 +45,13 @@ class FakeJob final : public PreparedJob {
       : partitions_(partitions), ms_(ms), tag_(std::move(tag)), log_(log) {}
   unsigned partitions() const override { return partitions_; }
   uint64_t resident_bytes() const override { return 1000; }
-  std::unique_ptr<SynthesizedPartition> synthesize(unsigned k,
-                                                   const ShapeHint& shape) const override {
+  PartitionCircuit partition(unsigned k) const override {
     log_->add(tag_ + "/" + std::to_string(k));
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
-    const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
-    auto out = std::make_unique<SynthesizedPartition>();
-    out->index = k;
-    out->assignment.reserve(shape.rows, shape.inputs, shape.aux);
-    circuit.synthesize(out->assignment);
-    out->assignment.add_input_constraints();
-    out->public_inputs = circuit.public_inputs();
+    auto circuit = std::make_unique<testing::RandomCircuit>(kFakeConstraints, 2, kFakeCircuitSeed);
+    PartitionCircuit out;
+    out.public_inputs = circuit->public_inputs();
+    out.circuit = std::move(circuit);
     return out;
   }
 
@@ -86,6 +82,13 @@ class FakeHandler final : public CircuitHandler {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(prepare_ms));
     return std::make_unique<FakeJob>(partitions, ms, r.request_id, log_);
+  }
+
+  std::optional<BlankCircuit> blank_circuit(const std::string& id) const override {
+    if (id.rfind("fake-", 0) != 0) return std::nullopt;
+    return BlankCircuit{
+        std::make_unique<testing::RandomCircuit>(kFakeConstraints, 2, kFakeCircuitSeed),
+        {"fake", std::stoull(id.substr(5)), "any", 1}};
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,
