@@ -23,54 +23,54 @@ ThreadPool::~ThreadPool() {
     t.join();
 }
 
-void ThreadPool::drain() {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (task_ != nullptr && next_ < count_) {
-    const size_t i = next_++;
-    const auto* task = task_;
-    lock.unlock();
-    try {
-      (*task)(i);
-    } catch (...) {
-      lock.lock();
-      if (!error_) error_ = std::current_exception();
-      lock.unlock();
-    }
-    lock.lock();
-    if (++finished_ == count_) done_.notify_all();
+ThreadPool::Job* ThreadPool::open_job() const {
+  return open_.empty() ? nullptr : open_.front();
+}
+
+void ThreadPool::execute(Job& job, size_t i, std::unique_lock<std::mutex>& lock) {
+  if (job.next == job.count) open_.erase(std::find(open_.begin(), open_.end(), &job));
+  const auto* task = job.task;
+  lock.unlock();
+  std::exception_ptr error;
+  try {
+    (*task)(i);
+  } catch (...) {
+    error = std::current_exception();
   }
+  lock.lock();
+  if (error && !job.error) job.error = error;
+  if (++job.finished == job.count) done_.notify_all();
 }
 
 void ThreadPool::worker_loop() {
-  uint64_t seen = 0;
+  std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      wake_.wait(lock, [&] { return stop_ || (generation_ != seen && task_ != nullptr); });
-      if (stop_) return;
-      seen = generation_;
-    }
-    drain();
+    wake_.wait(lock, [&] { return stop_ || open_job() != nullptr; });
+    if (stop_) return;
+    Job& job = *open_job();
+    execute(job, job.next++, lock);
   }
 }
 
 void ThreadPool::run(size_t count, const std::function<void(size_t)>& task) {
   if (count == 0) return;
-  std::lock_guard<std::mutex> turn(run_mu_);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    task_ = &task;
-    count_ = count;
-    next_ = finished_ = 0;
-    error_ = nullptr;
-    ++generation_;
-  }
-  wake_.notify_all();
-  drain();
+  Job job{&task, count, 0, 0, nullptr};
   std::unique_lock<std::mutex> lock(mu_);
-  done_.wait(lock, [&] { return finished_ == count_; });
-  task_ = nullptr;
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  open_.push_back(&job);
+  if (count > 1) {
+    wake_.notify_all();
+    done_.notify_all();  // callers waiting on their last indices can help too
+  }
+  while (job.next < job.count)
+    execute(job, job.next++, lock);
+  while (job.finished < job.count) {
+    if (Job* other = open_job()) {
+      execute(*other, other->next++, lock);
+    } else {
+      done_.wait(lock);
+    }
+  }
+  if (job.error) std::rethrow_exception(job.error);
 }
 
 void ThreadPool::parallel_for(size_t n, const std::function<void(size_t, size_t)>& body,

@@ -25,8 +25,10 @@ class ThreadPool {
 
   // Runs task(i) for i in [0, count) across the workers and the calling thread; returns when all
   // are done. The first exception thrown by a task is rethrown here (the rest still run).
-  // Callers on different threads take turns (the engine's workers share pools); not reentrant:
-  // a task must not call run() on the same pool.
+  // Reentrant and concurrent: a task may call run() on the same pool (nested fork-join, as the
+  // witness synthesis of a circuit's pieces does), and callers on different threads share the
+  // workers. A caller runs its own indices first, then helps with other calls' indices while
+  // its last ones finish elsewhere, so nesting never leaves a thread waiting idle.
   void run(size_t count, const std::function<void(size_t)>& task);
 
   // Splits [0, n) into about `size() * chunks_per_thread` contiguous ranges (each at least
@@ -35,18 +37,24 @@ class ThreadPool {
                     size_t chunks_per_thread = 4);
 
  private:
+  struct Job {
+    const std::function<void(size_t)>* task;
+    size_t count;
+    size_t next = 0, finished = 0;
+    std::exception_ptr error;
+  };
   void worker_loop();
-  void drain();  // runs tasks of the current job until none are left
+  // Runs index i of `job` without the lock held; `lock` is held on entry and on return.
+  void execute(Job& job, size_t i, std::unique_lock<std::mutex>& lock);
+  // A job with an unclaimed index (the oldest), or null. Caller holds mu_.
+  Job* open_job() const;
 
   std::vector<std::thread> workers_;
-  std::mutex run_mu_;  // one run() at a time
   std::mutex mu_;
-  std::condition_variable wake_, done_;
-  const std::function<void(size_t)>* task_ = nullptr;
-  size_t count_ = 0, next_ = 0, finished_ = 0;
-  uint64_t generation_ = 0;
+  std::condition_variable wake_;  // a job with unclaimed indices was added
+  std::condition_variable done_;  // an index finished
+  std::vector<Job*> open_;        // jobs with unclaimed indices, oldest first
   bool stop_ = false;
-  std::exception_ptr error_;
 };
 
 }  // namespace cuzk
