@@ -21,6 +21,14 @@ class DensityTracker {
     words_.assign((n + 63) / 64, 0);
     size_ = n;
   }
+  // n bits held in `words` (bits past n must be clear).
+  static DensityTracker from_words(std::vector<uint64_t> words, size_t n) {
+    DensityTracker d;
+    words.resize((n + 63) / 64, 0);
+    d.words_ = std::move(words);
+    d.size_ = n;
+    return d;
+  }
   void set(size_t i) { words_[i / 64] |= uint64_t{1} << (i % 64); }
   bool get(size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
   size_t size() const { return size_; }
