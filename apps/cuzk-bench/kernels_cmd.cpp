@@ -184,25 +184,6 @@ void ntt_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool)
     rows.push_back({"H chain (3 iNTT, 3 coset NTT, a*b-c, coset iNTT)", pow2(log), ms, -1,
                     "resident; 7 transforms"});
   }
-  // The prover's call: a, b, c in host memory, h back in host memory.
-  if (o.max_log >= 24) {
-    const EvaluationDomain d(24);
-    std::vector<std::vector<Fr>> abc(3, std::vector<Fr>(d.size()));
-    {
-      gpu::DeviceBuffer<Fr> dv(d.size());
-      for (unsigned i = 0; i < 3; ++i) {
-        gpu::fill_random_fr(dv.get(), d.size(), 40 + i, s.get());
-        dv.download(abc[i], s.get());
-        s.sync();
-      }
-    }
-    gpu::GpuBackend backend;
-    auto quotient = [&] { backend.groth16_quotient(abc[0], abc[1], abc[2], d, nullptr); };
-    quotient();  // warm-up: tables
-    const double ms = wall_ms(quotient, o.reps);
-    rows.push_back({"H from host vectors (GpuBackend, the prover's call)", pow2(24), ms, -1,
-                    "wall clock; uploads, H chain, download"});
-  }
 }
 
 template <class Curve>

@@ -1,7 +1,11 @@
 #include "gpu/gpu_backend.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
+#include <string>
 
+#include "cs/constraint_system.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/quotient.hpp"
 
@@ -44,14 +48,119 @@ void GpuBackend::clear_caches() {
   ws_.release();
   d_scalars_.release();
   d_density_.release();
+  circuit_ = DeviceCircuit();
+  d_w_.release();
+  for (auto& v : d_abc_)
+    v.release();
+  witness_scratch_ = WitnessScratch();
+  for (auto& d : d_given_density_)
+    d.release();
 }
 
-std::vector<Fr> GpuBackend::groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
-                                             std::span<const Fr> c, const EvaluationDomain& domain,
-                                             QuotientTiming* timing) {
+groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
+                                 const groth16::PartitionInput& in,
+                                 const groth16::ProofRandomness& rand,
+                                 groth16::ProverTiming* timing) {
+  using Clock = std::chrono::steady_clock;
+  const auto since = [](Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  const auto t_start = Clock::now();
+  groth16::ProverTiming local;
+  groth16::ProverTiming& t = timing != nullptr ? *timing : local;
+  groth16::check_partition_fits(params, in);
+  const pce::CompactWitness& w = *in.witness;
+  const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;
+  const EvaluationDomain domain = EvaluationDomain::for_size(rows);
+  const size_t n = domain.size();
+
   std::lock_guard lock(mu_);
   activate();
-  return gpu::groth16_quotient(a, b, c, domain, *ntt_, timing);
+  const cudaStream_t s = stream_->get();
+  Event start, uploaded, evaluated, quotient_done;
+  start.record(s);
+  d_w_.reserve(inputs + aux);
+  for (DeviceBuffer<Fr>& v : d_abc_)
+    v.reserve(n);
+  upload_witness(w, d_w_.get(), witness_scratch_, s);
+  Fr* const d_a = d_abc_[0].get();
+  Fr* const d_b = d_abc_[1].get();
+  Fr* const d_c = d_abc_[2].get();
+  const uint64_t* densities[3];
+  if (in.circuit != nullptr) {
+    if (circuit_.source != in.circuit->storage.get() || circuit_.rows != rows) {
+      circuit_ = DeviceCircuit();  // the previous circuit's copy first: memory for the new one
+      circuit_.upload(*in.circuit, s);
+    }
+    uploaded.record(s);
+    spmv(circuit_, d_w_.get(), d_a, d_b, d_c, s);
+    densities[0] = circuit_.a_aux_density.get();
+    densities[1] = circuit_.b_input_density.get();
+    densities[2] = circuit_.b_aux_density.get();
+  } else {
+    d_abc_[0].upload(in.a, s);
+    d_abc_[1].upload(in.b, s);
+    d_abc_[2].upload(in.c, s);
+    const DensityTracker* given[3] = {in.a_aux_density, in.b_input_density, in.b_aux_density};
+    for (int k = 0; k < 3; ++k) {
+      const std::vector<uint64_t>& words = given[k]->words();
+      d_given_density_[k].reserve(std::max<size_t>(1, words.size()));
+      d_given_density_[k].upload(words, s);
+      densities[k] = d_given_density_[k].get();
+    }
+    uploaded.record(s);
+  }
+  if (in.circuit != nullptr) {
+    const size_t bad = first_unsatisfied_row(d_a, d_b, d_c, rows, d_flag_, s);
+    if (bad != rows) {
+      throw SynthesisError(SynthesisError::Kind::kUnsatisfiable,
+                           "groth16 prove: the witness does not satisfy row " +
+                               std::to_string(bad) + " of the recorded circuit " +
+                               in.circuit->identity.to_string() +
+                               "; refusing to produce an invalid proof");
+    }
+  }
+  evaluated.record(s);
+  for (DeviceBuffer<Fr>& v : d_abc_)
+    v.zero(s, rows, n - rows);
+  quotient_in_place(d_a, d_b, d_c, domain, *ntt_);
+  quotient_done.record(s);
+  quotient_done.sync();
+  t.upload_s = uploaded.ms_since(start) / 1e3;
+  t.spmv_s = evaluated.ms_since(uploaded) / 1e3;
+  t.quotient_s = quotient_done.ms_since(evaluated) / 1e3;
+
+  const Fr* const d_inputs = d_w_.get();
+  const Fr* const d_aux = d_w_.get() + inputs;
+  const size_t b_inputs = in.b_input_density->popcount();
+  const std::span<const G1Affine> a_bases(params.a), b1_bases(params.b_g1);
+  const std::span<const G2Affine> b2_bases(params.b_g2);
+  groth16::MsmSums sums;
+  auto t0 = Clock::now();
+  sums.h = msm_resident<G1Curve>(g1_bases_, params.h, d_a, n - 1, nullptr);
+  t.msm_h_s = since(t0);
+  t0 = Clock::now();
+  sums.l = msm_resident<G1Curve>(g1_bases_, params.l, d_aux, aux, nullptr);
+  t.msm_l_s = since(t0);
+  t0 = Clock::now();
+  sums.a = msm_resident<G1Curve>(g1_bases_, a_bases.first(inputs), d_inputs, inputs, nullptr) +
+           msm_resident<G1Curve>(g1_bases_, a_bases.subspan(inputs), d_aux, aux, densities[0]);
+  t.msm_a_s = since(t0);
+  t0 = Clock::now();
+  sums.b_g1 =
+      msm_resident<G1Curve>(g1_bases_, b1_bases.first(b_inputs), d_inputs, inputs, densities[1]) +
+      msm_resident<G1Curve>(g1_bases_, b1_bases.subspan(b_inputs), d_aux, aux, densities[2]);
+  t.msm_b_g1_s = since(t0);
+  t0 = Clock::now();
+  sums.b_g2 =
+      msm_resident<G2Curve>(g2_bases_, b2_bases.first(b_inputs), d_inputs, inputs, densities[1]) +
+      msm_resident<G2Curve>(g2_bases_, b2_bases.subspan(b_inputs), d_aux, aux, densities[2]);
+  t.msm_b_g2_s = since(t0);
+  t0 = Clock::now();
+  const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
+  t.assemble_s = since(t0);
+  t.total_s = t.synthesis_s + since(t_start);
+  return proof;
 }
 
 std::vector<Fr> GpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b,
@@ -60,6 +169,17 @@ std::vector<Fr> GpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> 
   std::lock_guard lock(mu_);
   activate();
   return gpu::coset_ab_minus_c(a, b, c, domain, *ntt_, timing);
+}
+
+template <class Curve>
+Jacobian<Curve> GpuBackend::msm_resident(BasesCache<Curve>& cache,
+                                         std::span<const Affine<Curve>> bases, const Fr* d_scalars,
+                                         size_t n, const uint64_t* d_density) {
+  last_msm_ = MsmStats{};
+  if (n == 0 || bases.empty()) return Jacobian<Curve>::identity();
+  const cudaStream_t s = stream_->get();
+  const Affine<Curve>* d_bases = cache.get(bases, s);
+  return msm_split<Curve>(d_bases, d_scalars, n, d_density, ws_, s, &last_msm_);
 }
 
 template <class Curve>

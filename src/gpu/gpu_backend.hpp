@@ -1,7 +1,11 @@
 // GpuBackend: groth16::ProverBackend on one CUDA device (ordinal chosen at construction; run one
-// backend per device for several devices). The quotient runs as the device H chain; every MSM
-// runs the split MSM (0/1 batch addition + Pippenger) with the proving key's points cached on the
-// device across calls. Proofs equal CpuBackend's byte for byte.
+// backend per device for several devices). A partition stays on the device from its witness to
+// its MSM sums: the compact witness is uploaded once and expanded there, a, b, c come from the
+// recorded circuit's matrices (kept on the device across calls) by SpMV and are checked row by
+// row, the H chain runs in place, and every MSM is the split MSM (0/1 batch addition +
+// Pippenger) over the proving key's points, cached on the device across calls. Only the
+// witness (a few hundred MB for a 32 GiB PoRep partition) crosses PCIe per proof. Proofs equal
+// CpuBackend's byte for byte.
 //
 // Construction throws std::runtime_error when CUDA reports no such device. CUDA failures surface
 // as CudaError (a std::runtime_error naming the call site; out_of_memory() for exhausted device
@@ -17,6 +21,7 @@
 #include "gpu/device_info.hpp"
 #include "gpu/msm.hpp"
 #include "gpu/ntt.hpp"
+#include "gpu/spmv.hpp"
 #include "groth16/backend.hpp"
 
 namespace cuzk::gpu {
@@ -28,9 +33,9 @@ class GpuBackend final : public groth16::ProverBackend {
 
   std::string name() const override;
   void drop_caches() override { clear_caches(); }
-  std::vector<Fr> groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
-                                   std::span<const Fr> c, const EvaluationDomain& domain,
-                                   QuotientTiming* timing) override;
+  groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                       const groth16::ProofRandomness& rand,
+                       groth16::ProverTiming* timing) override;
   std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
                                    const EvaluationDomain& domain, QuotientTiming* timing) override;
   G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override;
@@ -49,6 +54,10 @@ class GpuBackend final : public groth16::ProverBackend {
   template <class Curve>
   Jacobian<Curve> msm(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
                       const DensityTracker* density, std::span<const Fr> scalars);
+  // The split MSM of n device scalars over (a device copy of) `bases`; caller holds mu_.
+  template <class Curve>
+  Jacobian<Curve> msm_resident(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
+                               const Fr* d_scalars, size_t n, const uint64_t* d_density);
   void activate() const;
 
   DeviceInfo info_;
@@ -60,6 +69,12 @@ class GpuBackend final : public groth16::ProverBackend {
   BasesCache<G2Curve> g2_bases_;
   DeviceBuffer<Fr> d_scalars_;
   DeviceBuffer<uint64_t> d_density_;
+  // A partition's working set (grows to the largest partition seen; clear_caches frees it).
+  DeviceCircuit circuit_;
+  DeviceBuffer<Fr> d_w_, d_abc_[3];
+  WitnessScratch witness_scratch_;
+  DeviceBuffer<uint64_t> d_given_density_[3];
+  DeviceBuffer<unsigned long long> d_flag_;
   MsmStats last_msm_;
 };
 

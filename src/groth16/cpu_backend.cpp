@@ -1,25 +1,95 @@
+#include <chrono>
+#include <string>
+
+#include "cs/constraint_system.hpp"
 #include "groth16/backend.hpp"
 #include "msm/msm.hpp"
+#include "pce/spmv.hpp"
 #include "poly/fft.hpp"
-
-#include <chrono>
 
 namespace cuzk::groth16 {
 
-std::vector<Fr> CpuBackend::groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
-                                             std::span<const Fr> c, const EvaluationDomain& domain,
-                                             QuotientTiming* timing) {
-  return cuzk::groth16_quotient(std::vector<Fr>(a.begin(), a.end()),
-                                std::vector<Fr>(b.begin(), b.end()),
-                                std::vector<Fr>(c.begin(), c.end()), domain, pool_, timing);
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+Proof CpuBackend::prove(const Parameters& params, const PartitionInput& in,
+                        const ProofRandomness& rand, ProverTiming* timing) {
+  const auto t_start = Clock::now();
+  ProverTiming local;
+  ProverTiming& t = timing != nullptr ? *timing : local;
+  check_partition_fits(params, in);
+  const pce::CompactWitness& w = *in.witness;
+  const size_t rows = in.rows();
+  const EvaluationDomain domain = EvaluationDomain::for_size(rows);
+
+  // a, b, c with room for the domain (the quotient pads them in place).
+  std::vector<Fr> a, b, c;
+  for (std::vector<Fr>* v : {&a, &b, &c})
+    v->reserve(domain.size());
+  auto t0 = Clock::now();
+  if (in.circuit != nullptr) {
+    a.resize(rows);
+    b.resize(rows);
+    c.resize(rows);
+    pce::evaluate(*in.circuit, w, a, b, c, pool_);
+    if (const auto bad = pce::first_unsatisfied_row(a, b, c, pool_)) {
+      throw SynthesisError(SynthesisError::Kind::kUnsatisfiable,
+                           "groth16 prove: the witness does not satisfy row " +
+                               std::to_string(*bad) + " of the recorded circuit " +
+                               in.circuit->identity.to_string() +
+                               "; refusing to produce an invalid proof");
+    }
+    t.spmv_s = since(t0);
+  } else {
+    a.assign(in.a.begin(), in.a.end());
+    b.assign(in.b.begin(), in.b.end());
+    c.assign(in.c.begin(), in.c.end());
+  }
+  t0 = Clock::now();
+  const std::vector<Fr> h =
+      cuzk::groth16_quotient(std::move(a), std::move(b), std::move(c), domain, pool_, &t.quotient);
+  t.quotient_s = since(t0);
+
+  const std::vector<Fr> aux = w.expand_aux();
+  const std::span<const Fr> inputs = w.inputs;
+  const size_t num_inputs = inputs.size();
+  const size_t b_inputs = in.b_input_density->popcount();
+  const std::span<const G1Affine> a_bases(params.a), b1_bases(params.b_g1);
+  const std::span<const G2Affine> b2_bases(params.b_g2);
+  MsmSums sums;
+  t0 = Clock::now();
+  sums.h = msm_g1(params.h, h);
+  t.msm_h_s = since(t0);
+  t0 = Clock::now();
+  sums.l = msm_g1(params.l, aux);
+  t.msm_l_s = since(t0);
+  t0 = Clock::now();
+  sums.a = msm_g1(a_bases.first(num_inputs), inputs) +
+           msm_g1(a_bases.subspan(num_inputs), *in.a_aux_density, aux);
+  t.msm_a_s = since(t0);
+  t0 = Clock::now();
+  sums.b_g1 = msm_g1(b1_bases.first(b_inputs), *in.b_input_density, inputs) +
+              msm_g1(b1_bases.subspan(b_inputs), *in.b_aux_density, aux);
+  t.msm_b_g1_s = since(t0);
+  t0 = Clock::now();
+  sums.b_g2 = msm_g2(b2_bases.first(b_inputs), *in.b_input_density, inputs) +
+              msm_g2(b2_bases.subspan(b_inputs), *in.b_aux_density, aux);
+  t.msm_b_g2_s = since(t0);
+  t0 = Clock::now();
+  const Proof proof = assemble_proof(params.vk, sums, rand);
+  t.assemble_s = since(t0);
+  t.total_s = t.synthesis_s + since(t_start);
+  return proof;
 }
 std::vector<Fr> CpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b,
                                              std::vector<Fr> c, const EvaluationDomain& domain,
                                              QuotientTiming* timing) {
-  using Clock = std::chrono::steady_clock;
-  const auto since = [](Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  };
   QuotientTiming local;
   QuotientTiming& t = timing != nullptr ? *timing : local;
   for (std::vector<Fr>* v : {&a, &b, &c}) {

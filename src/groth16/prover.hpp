@@ -1,7 +1,9 @@
-// The Groth16 prover (backend-neutral orchestration, CPU backend): synthesize into a
-// ProvingAssignment, compute H with the FFTs, run the five MSMs (H, L, A, B in G1, B in G2) and
-// assemble A, B, C exactly as bellperson does, so the same circuit, parameters and r, s give the
-// same proof bytes.
+// The Groth16 prover's entry points: a circuit (with its witness) and parameters in, a proof out,
+// exactly as bellperson computes it, so the same circuit, parameters and r, s give the same proof
+// bytes. Two ways to synthesize: against the circuit's recorded constraints (witness-only, the
+// production path: prove_recorded) or into the classic ProvingAssignment (the twin the recorded
+// path is tested against, and what circuits without a recording use). Either way the partition
+// goes to ProverBackend::prove.
 #pragma once
 
 #include <span>
@@ -11,26 +13,11 @@
 #include "cs/proving_assignment.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/types.hpp"
+#include "pce/recorded_circuit.hpp"
 #include "poly/quotient.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
-
-// The blinding factors of one proof. Production takes them from the OS CSPRNG; tests inject them.
-struct ProofRandomness {
-  Fr r, s;
-  static ProofRandomness from_os();
-};
-
-// Wall-clock seconds per phase of one proof.
-struct ProverTiming {
-  double synthesis_s = 0;
-  double quotient_s = 0;  // the FFT chain for H
-  QuotientTiming quotient;
-  double msm_h_s = 0, msm_l_s = 0, msm_a_s = 0, msm_b_g1_s = 0, msm_b_g2_s = 0;
-  double assemble_s = 0;
-  double total_s = 0;
-};
 
 // From a finished assignment: synthesis done and add_input_constraints() called. Throws
 // std::invalid_argument when the parameters do not fit the assignment, and SynthesisError
@@ -42,6 +29,12 @@ Proof create_proof(const Parameters& params, const ProvingAssignment& assignment
 // Synthesizes `circuit` into a ProvingAssignment, then create_proof.
 Proof prove(const Parameters& params, const Circuit& circuit, const ProofRandomness& rand,
             ProverBackend& backend, ProverTiming* timing = nullptr);
+
+// Witness-only synthesis of `circuit` (on `pool`, its pieces concurrently) against its recording
+// `rc`, then ProverBackend::prove with a, b, c from the recorded matrices.
+Proof prove_recorded(const Parameters& params, const pce::RecordedCircuit& rc,
+                     const Circuit& circuit, const ProofRandomness& rand, ProverBackend& backend,
+                     ThreadPool& pool, ProverTiming* timing = nullptr);
 
 // Several circuits of the same shape under one key; randomness and timings per circuit.
 std::vector<Proof> prove_batch(const Parameters& params, std::span<const Circuit* const> circuits,

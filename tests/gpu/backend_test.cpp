@@ -12,6 +12,8 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "pce/recording_cs.hpp"
+#include "pce/witness_cs.hpp"
 #include "random_circuit.hpp"
 
 namespace cuzk::gpu {
@@ -94,6 +96,49 @@ TEST_P(GpuProof, BytesEqualCpuBackendAndVerify) {
             groth16::encode_proof(groth16::prove(params, circuit, rand2, cpu, nullptr)));
 }
 INSTANTIATE_TEST_SUITE_P(Sizes, GpuProof, ::testing::Values(2, 5, 8, 11, 14));
+
+// The production path: witness-only synthesis against the recording, a, b, c by SpMV on the
+// device. Same bytes as the CPU backend on the same path and as the classic path.
+TEST_P(GpuProof, RecordedCircuitProofsEqualCpuAndClassic) {
+  const size_t n = size_t{1} << GetParam();
+  const RandomCircuit circuit(n, 4, 900 + GetParam());
+  const groth16::Parameters params = groth16::generate_parameters_insecure(
+      circuit, groth16::ToxicWaste::insecure_from_seed("gpu recorded"), pool());
+  pce::RecordingCS rec;
+  circuit.synthesize(rec);
+  const pce::RecordedCircuit rc = std::move(rec).finish({"random", n, "any", 1});
+  const groth16::ProofRandomness rand = fixed_randomness(GetParam() + 7);
+  CpuBackend cpu(pool());
+  GpuBackend gpu;
+  groth16::ProverTiming t;
+  const auto got =
+      groth16::encode_proof(groth16::prove_recorded(params, rc, circuit, rand, gpu, pool(), &t));
+  EXPECT_EQ(got, groth16::encode_proof(
+                     groth16::prove_recorded(params, rc, circuit, rand, cpu, pool(), nullptr)));
+  EXPECT_EQ(got, groth16::encode_proof(groth16::prove(params, circuit, rand, cpu, nullptr)));
+  EXPECT_GT(t.spmv_s, 0.0);
+}
+
+TEST_F(GpuTest, RecordedCircuitWithABrokenWitnessIsRefusedBeforeTheMsms) {
+  const RandomCircuit circuit(3000, 3, 5);
+  const groth16::Parameters params = groth16::generate_parameters_insecure(
+      circuit, groth16::ToxicWaste::insecure_from_seed("gpu broken"), pool());
+  pce::RecordingCS rec;
+  circuit.synthesize(rec);
+  const pce::RecordedCircuit rc = std::move(rec).finish({"random", 3000, "any", 1});
+  pce::WitnessCS wcs(&pool());
+  circuit.synthesize(wcs);
+  pce::CompactWitness w = std::move(wcs).finish();
+  w.aux_values[w.aux_values.size() / 2] += Fr::one();
+  GpuBackend gpu;
+  try {
+    gpu.prove(params, groth16::PartitionInput::recorded(w, rc), fixed_randomness(1), nullptr);
+    FAIL() << "proved a broken witness";
+  } catch (const SynthesisError& e) {
+    EXPECT_EQ(e.kind(), SynthesisError::Kind::kUnsatisfiable);
+    EXPECT_NE(std::string(e.what()).find("row"), std::string::npos) << e.what();
+  }
+}
 
 }  // namespace
 }  // namespace cuzk::gpu

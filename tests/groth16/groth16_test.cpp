@@ -11,6 +11,8 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "pce/recording_cs.hpp"
+#include "pce/witness_cs.hpp"
 #include "random_circuit.hpp"
 #include "sha_chain_circuit.hpp"
 
@@ -235,6 +237,65 @@ TEST(Groth16, ShaChainCircuitHasBellpersonCountsAndProves) {
   const Proof proof = prove(params, circuit, fixed_randomness(8), pool());
   const std::vector<Fr> inputs(cs.input_values().begin() + 1, cs.input_values().end());
   EXPECT_TRUE(verify_proof(prepare_verifying_key(params.vk), proof, inputs));
+}
+
+}  // namespace
+}  // namespace cuzk::groth16
+
+namespace cuzk::groth16 {
+namespace {
+
+// The recorded (pre-compiled constraints) path gives the classic path's proof bytes for the same
+// r, s, and refuses a witness that breaks a recorded row before any MSM.
+TEST(Groth16Recorded, ProofBytesEqualTheClassicPath) {
+  for (uint64_t seed : {1, 2}) {
+    const RandomCircuit circuit(3000, 4, 40 + seed);
+    const Parameters params =
+        generate_parameters_insecure(circuit, ToxicWaste::insecure_from_seed("pce"), pool());
+    pce::RecordingCS rec;
+    circuit.synthesize(rec);
+    const pce::RecordedCircuit rc = std::move(rec).finish({"random", 3000, "any", 1});
+    const ProofRandomness rand = fixed_randomness(seed);
+    CpuBackend cpu(pool());
+    ProverTiming t;
+    const Proof recorded = prove_recorded(params, rc, circuit, rand, cpu, pool(), &t);
+    EXPECT_EQ(encode_proof(recorded), encode_proof(prove(params, circuit, rand, pool())));
+    EXPECT_TRUE(verify_proof(prepare_verifying_key(params.vk), recorded, circuit.public_inputs()));
+    EXPECT_GT(t.spmv_s, 0.0);
+  }
+}
+
+TEST(Groth16Recorded, BrokenWitnessIsRefusedNamingTheRow) {
+  const RandomCircuit circuit(2000, 3, 8);
+  const Parameters params =
+      generate_parameters_insecure(circuit, ToxicWaste::insecure_from_seed("pce"), pool());
+  pce::RecordingCS rec;
+  circuit.synthesize(rec);
+  const pce::RecordedCircuit rc = std::move(rec).finish({"random", 2000, "any", 1});
+  pce::WitnessCS wcs(&pool());
+  circuit.synthesize(wcs);
+  pce::CompactWitness w = std::move(wcs).finish();
+  w.aux_values.back() += Fr::one();
+  CpuBackend cpu(pool());
+  try {
+    cpu.prove(params, PartitionInput::recorded(w, rc), fixed_randomness(2), nullptr);
+    FAIL() << "proved a broken witness";
+  } catch (const SynthesisError& e) {
+    EXPECT_EQ(e.kind(), SynthesisError::Kind::kUnsatisfiable);
+    EXPECT_NE(std::string(e.what()).find("row "), std::string::npos) << e.what();
+  }
+}
+
+TEST(Groth16Recorded, ParametersOfAnotherCircuitAreRefused) {
+  const RandomCircuit circuit(500, 2, 3), other(600, 2, 3);
+  const Parameters params =
+      generate_parameters_insecure(other, ToxicWaste::insecure_from_seed("pce"), pool());
+  pce::RecordingCS rec;
+  circuit.synthesize(rec);
+  const pce::RecordedCircuit rc = std::move(rec).finish({"random", 500, "any", 1});
+  CpuBackend cpu(pool());
+  EXPECT_THROW(prove_recorded(params, rc, circuit, fixed_randomness(1), cpu, pool()),
+               std::invalid_argument);
 }
 
 }  // namespace

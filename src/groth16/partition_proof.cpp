@@ -1,0 +1,88 @@
+// The backend-neutral parts of a partition proof (groth16/backend.hpp): fresh randomness, the
+// check that parameters fit a partition, and the assembly of A, B, C from the MSM sums.
+#include <array>
+#include <stdexcept>
+#include <string>
+
+#include "groth16/backend.hpp"
+#include "util/os_random.hpp"
+
+namespace cuzk::groth16 {
+namespace {
+
+Fr random_fr() {
+  // 512 random bits reduced mod r: negligible bias.
+  std::array<uint8_t, 64> bytes{};
+  os_random_bytes(bytes);
+  std::array<uint8_t, 32> lo{}, hi{};
+  std::copy(bytes.begin(), bytes.begin() + 32, lo.begin());
+  std::copy(bytes.begin() + 32, bytes.end(), hi.begin());
+  lo[31] &= 0x3f;
+  hi[31] &= 0x3f;
+  return *Fr::from_bytes_le(lo) + *Fr::from_bytes_le(hi) * Fr::from_mont(Fr::kR2);
+}
+
+void expect_size(size_t got, size_t want, const char* what) {
+  if (got != want) {
+    throw std::invalid_argument(std::string("groth16 prove: parameters do not fit the circuit: ") +
+                                what + " has " + std::to_string(got) +
+                                " points, the circuit needs " + std::to_string(want));
+  }
+}
+
+}  // namespace
+
+ProofRandomness ProofRandomness::from_os() {
+  return {random_fr(), random_fr()};
+}
+
+void check_partition_fits(const Parameters& params, const PartitionInput& in) {
+  if (in.witness == nullptr || in.a_aux_density == nullptr || in.b_input_density == nullptr ||
+      in.b_aux_density == nullptr) {
+    throw std::invalid_argument("groth16 prove: the partition has no witness or no densities");
+  }
+  const pce::CompactWitness& w = *in.witness;
+  const size_t inputs = w.inputs.size(), aux = w.num_aux;
+  if (in.circuit != nullptr) {
+    if (inputs != in.circuit->num_inputs || aux != in.circuit->num_aux) {
+      throw std::invalid_argument("groth16 prove: the witness has " + std::to_string(inputs) +
+                                  " inputs and " + std::to_string(aux) +
+                                  " aux, the recorded circuit " + in.circuit->identity.to_string() +
+                                  " " + std::to_string(in.circuit->num_inputs) + " and " +
+                                  std::to_string(in.circuit->num_aux));
+    }
+  } else if (in.a.size() != in.b.size() || in.a.size() != in.c.size() || in.a.size() < inputs) {
+    throw std::invalid_argument("groth16 prove: a, b, c differ in length or miss the input rows");
+  }
+  if (inputs == 0 || !w.inputs[0].is_one())
+    throw std::invalid_argument("groth16 prove: input 0 of the witness is not ONE");
+  if (in.a_aux_density->size() != aux || in.b_aux_density->size() != aux ||
+      in.b_input_density->size() != inputs) {
+    throw std::invalid_argument("groth16 prove: the densities do not have the witness's sizes");
+  }
+  const EvaluationDomain domain = EvaluationDomain::for_size(in.rows());
+  const size_t b_inputs = in.b_input_density->popcount();
+  const size_t b_aux = in.b_aux_density->popcount();
+  expect_size(params.vk.ic.size(), inputs, "vk.ic");
+  expect_size(params.h.size(), domain.size() - 1, "h");
+  expect_size(params.l.size(), aux, "l");
+  expect_size(params.a.size(), inputs + in.a_aux_density->popcount(), "a");
+  expect_size(params.b_g1.size(), b_inputs + b_aux, "b_g1");
+  expect_size(params.b_g2.size(), b_inputs + b_aux, "b_g2");
+}
+
+Proof assemble_proof(const VerifyingKey& vk, const MsmSums& m, const ProofRandomness& rand) {
+  // C = L + H + s A + r B_g1 - r s delta
+  //   = L + H + s alpha + r beta + s sum a_i A_i + r sum b_i B1_i + r s delta.
+  const G1Jacobian alpha = G1Jacobian::from_affine(vk.alpha_g1);
+  const G1Jacobian beta1 = G1Jacobian::from_affine(vk.beta_g1);
+  const G1Jacobian delta1 = G1Jacobian::from_affine(vk.delta_g1);
+  const G1Jacobian g_a = alpha + m.a + g1_mul(delta1, rand.r);
+  const G2Jacobian g_b = G2Jacobian::from_affine(vk.beta_g2) + m.b_g2 +
+                         g2_mul(G2Jacobian::from_affine(vk.delta_g2), rand.s);
+  const G1Jacobian g_c = m.l + m.h + g1_mul(alpha + m.a, rand.s) + g1_mul(beta1 + m.b_g1, rand.r) +
+                         g1_mul(delta1, rand.r * rand.s);
+  return {g_a.to_affine(), g_b.to_affine(), g_c.to_affine()};
+}
+
+}  // namespace cuzk::groth16
