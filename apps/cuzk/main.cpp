@@ -4,6 +4,7 @@
 #include "filecoin_cmd.hpp"
 #include "groth16_cmd.hpp"
 #include "oracle/bls_vectors.hpp"
+#include "pce_cmd.hpp"
 #include "porep_cmd.hpp"
 #include "selfcheck.hpp"
 
@@ -29,6 +30,9 @@ int main(int argc, char** argv) {
   cuzk::app::PorepOptions porep;
   cuzk::app::add_porep_commands(app, porep);
 
+  cuzk::app::PceOptions pce;
+  cuzk::app::add_pce_commands(app, pce);
+
   CLI11_PARSE(app, argc, argv);
   if (sc->parsed()) {
     selfcheck.bench = !no_bench;
@@ -37,6 +41,7 @@ int main(int argc, char** argv) {
   if (filecoin.action != cuzk::app::FilecoinOptions::Action::kNone) {
     return cuzk::app::run_filecoin(filecoin);
   }
+  if (pce.action != cuzk::app::PceOptions::Action::kNone) return cuzk::app::run_pce(pce);
   if (porep.action != cuzk::app::PorepOptions::Action::kNone) {
     return cuzk::app::run_porep(porep);
   }

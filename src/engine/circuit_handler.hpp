@@ -89,4 +89,11 @@ uint64_t parameters_bytes(const groth16::Parameters& params);
 // The handlers this build serves (PoRep C2 today).
 std::vector<std::shared_ptr<const CircuitHandler>> default_handlers();
 
+// Circuit ids are "<kind>-<size suffix>" ("porep-32g"); the suffixes: 2k, 8m, 512m, 32g, 64g
+// (and other powers of two as k, m, g). std::invalid_argument for a size that is not one.
+std::string sector_size_suffix(uint64_t bytes);
+// The blank circuit of `circuit_id` from `handlers`; std::invalid_argument when none has it.
+BlankCircuit find_blank_circuit(const std::vector<std::shared_ptr<const CircuitHandler>>& handlers,
+                                const std::string& circuit_id);
+
 }  // namespace cuzk::engine

@@ -1,5 +1,6 @@
 #include "engine/porep_handler.hpp"
 
+#include <iterator>
 #include <stdexcept>
 #include <string_view>
 
@@ -17,22 +18,6 @@ namespace {
 using filecoin::ApiFeature;
 using filecoin::RegisteredSealProof;
 
-struct SizeName {
-  uint64_t bytes;
-  const char* suffix;
-};
-constexpr SizeName kSizes[] = {{2048, "2k"},
-                               {8ull << 20, "8m"},
-                               {512ull << 20, "512m"},
-                               {32ull << 30, "32g"},
-                               {64ull << 30, "64g"}};
-
-std::string size_suffix(uint64_t bytes) {
-  for (const SizeName& s : kSizes)
-    if (s.bytes == bytes) return s.suffix;
-  throw std::invalid_argument("no PoRep circuit for sector size " + std::to_string(bytes));
-}
-
 bool is_ni(RegisteredSealProof p) {
   const auto& f = filecoin::seal_proof_info(p).feature;
   return f && *f == ApiFeature::kNonInteractivePoRep;
@@ -40,7 +25,7 @@ bool is_ni(RegisteredSealProof p) {
 
 std::string circuit_id_of(RegisteredSealProof p) {
   const auto& info = filecoin::seal_proof_info(p);
-  return std::string(is_ni(p) ? "porep-ni-" : "porep-") + size_suffix(info.sector_size);
+  return std::string(is_ni(p) ? "porep-ni-" : "porep-") + sector_size_suffix(info.sector_size);
 }
 
 // The registered proof whose shape a circuit id names (parameter files depend on the shape
@@ -165,6 +150,27 @@ std::shared_ptr<const CircuitHandler> make_porep_handler() {
 
 std::vector<std::shared_ptr<const CircuitHandler>> default_handlers() {
   return {make_porep_handler()};
+}
+
+std::string sector_size_suffix(uint64_t bytes) {
+  if (bytes == 0 || (bytes & (bytes - 1)) != 0 || bytes < 1024)
+    throw std::invalid_argument("sector size " + std::to_string(bytes) + " is not a power of two");
+  const char* units[] = {"k", "m", "g", "t"};
+  uint64_t v = bytes / 1024;
+  size_t u = 0;
+  while (v >= 1024 && v % 1024 == 0 && u + 1 < std::size(units)) {
+    v /= 1024;
+    ++u;
+  }
+  return std::to_string(v) + units[u];
+}
+
+BlankCircuit find_blank_circuit(const std::vector<std::shared_ptr<const CircuitHandler>>& handlers,
+                                const std::string& circuit_id) {
+  for (const auto& h : handlers) {
+    if (auto blank = h->blank_circuit(circuit_id)) return std::move(*blank);
+  }
+  throw std::invalid_argument("no circuit \"" + circuit_id + "\" in this build");
 }
 
 uint64_t parameters_bytes(const groth16::Parameters& p) {

@@ -83,7 +83,7 @@ void RecordingCS::enforce(NameFn, LcFn a, LcFn b, LcFn c) {
   record(a, a_, nullptr, &a_aux_density_);
   record(b, b_, &b_input_density_, &b_aux_density_);
   record(c, c_, nullptr, nullptr);
-  ++num_constraints_;
+  if ((++num_constraints_ & 0xfffff) == 0 && progress_) progress_(1u << 20);
 }
 
 RecordedCircuit RecordingCS::finish(const CircuitIdentity& identity) && {

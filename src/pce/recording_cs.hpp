@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "cs/constraint_system.hpp"
@@ -23,6 +24,9 @@ class RecordingCS final : public ConstraintSystem {
   Variable alloc(NameFn name, ValueFn value) override;
   Variable alloc_input(NameFn name, ValueFn value) override;
   void enforce(NameFn name, LcFn a, LcFn b, LcFn c) override;
+
+  // Called with 2^20 after every 2^20 constraints (progress of a long recording).
+  void on_progress(std::function<void(uint64_t)> progress) { progress_ = std::move(progress); }
 
   size_t num_inputs() const { return num_inputs_; }
   size_t num_aux() const { return num_aux_; }
@@ -49,6 +53,7 @@ class RecordingCS final : public ConstraintSystem {
   CoefficientTable table_;
   LinearCombination scratch_;
   std::vector<std::pair<uint32_t, Fr>> merged_;
+  std::function<void(uint64_t)> progress_;
 };
 
 }  // namespace cuzk::pce
