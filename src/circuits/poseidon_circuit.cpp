@@ -35,14 +35,16 @@ struct Elt {
   const std::optional<Fr>& val() const { return alloc ? alloc->value() : value; }
 };
 
-// acc += s * e, acc a combination (`acc.add(e.scale(s))`), merging by variable.
-void add_scaled(Elt& acc, const Elt& e, const Fr& s, std::vector<Term>& scratch) {
+// acc += s * e, acc a combination (`acc.add(e.scale(s))`), merging by variable. Without
+// `terms` (a witness-only system) only the value.
+void add_scaled(Elt& acc, const Elt& e, const Fr& s, std::vector<Term>& scratch, bool terms) {
   const std::optional<Fr>& ev = e.val();
   if (acc.value && ev) {
     *acc.value += s * *ev;
   } else {
     acc.value.reset();
   }
+  if (!terms) return;
   const Term single{e.alloc ? e.alloc->variable() : kOne, Fr::one()};
   const std::span<const Term> add =
       e.alloc ? std::span<const Term>(&single, 1) : std::span<const Term>(e.terms);
@@ -153,6 +155,7 @@ class PoseidonCircuit {
       : c_(c), t_(c.width()), elements_(std::move(elements)) {}
 
   AllocatedNum hash(ConstraintSystem& cs) {
+    terms_ = !cs.is_witness_only();
     const size_t half = c_.half_full_rounds();
     full_round(Ns(cs, Name{"first round"}), true, false);
     for (size_t i = 1; i < half; ++i)
@@ -225,7 +228,7 @@ class PoseidonCircuit {
     std::vector<Elt> result(t_);
     for (size_t j = 0; j < t_; ++j)
       for (size_t i = 0; i < t_; ++i)
-        add_scaled(result[j], elements_[i], m(i, j), scratch_);
+        add_scaled(result[j], elements_[i], m(i, j), scratch_, terms_);
     elements_ = std::move(result);
   }
 
@@ -234,11 +237,11 @@ class PoseidonCircuit {
   void product_sparse(const PoseidonSparseMatrix& s) {
     Elt first;
     for (size_t i = 0; i < t_; ++i)
-      add_scaled(first, elements_[i], s.w_hat[i], scratch_);
+      add_scaled(first, elements_[i], s.w_hat[i], scratch_, terms_);
     for (size_t j = 1; j < t_; ++j) {
       if (elements_[j].alloc)
         throw std::logic_error("Poseidon circuit: sparse round on a variable");
-      add_scaled(elements_[j], elements_[0], s.v_rest[j - 1], scratch_);
+      add_scaled(elements_[j], elements_[0], s.v_rest[j - 1], scratch_, terms_);
     }
     elements_[0] = std::move(first);
   }
@@ -249,6 +252,7 @@ class PoseidonCircuit {
   size_t offset_ = 0;
   size_t round_ = 0;
   std::vector<Term> scratch_;
+  bool terms_ = true;  // build the combinations (false: a witness-only system)
 };
 
 }  // namespace

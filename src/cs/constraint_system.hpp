@@ -56,6 +56,12 @@ class ConstraintSystem {
   virtual void push_namespace(NameFn name) { (void)name; }
   virtual void pop_namespace() {}
 
+  // True for systems that read values only (WitnessCS): their enforce() never builds the
+  // combinations, so gadgets skip work whose only reader is a constraint (linear combinations
+  // built outside the callbacks: MultiEq batches, Poseidon's MDS terms). Variables and values
+  // must come out the same either way.
+  virtual bool is_witness_only() const { return false; }
+
   // `count` independent pieces of a circuit (its challenges, a challenge's labels): piece(i, cs)
   // allocates and constrains piece i through `cs` alone, and reads no value that another piece
   // of the same call produces. The variables and constraints are those of calling the pieces in

@@ -25,6 +25,7 @@ void MultiEq::accumulate() {
 
 void MultiEq::enforce_equal(size_t num_bits, const LinearCombination& lhs,
                             const LinearCombination& rhs) {
+  if (cs_.is_witness_only()) return;  // only the constraint reads the batch
   if (kFrCapacity <= bits_used_ + num_bits) accumulate();
   if (kFrCapacity <= bits_used_ + num_bits) {
     throw std::invalid_argument("MultiEq: an equality wider than the field capacity");

@@ -38,6 +38,7 @@ class MultiEq final : public ConstraintSystem {
   void enforce(NameFn name, LcFn a, LcFn b, LcFn c) override { cs_.enforce(name, a, b, c); }
   void push_namespace(NameFn name) override { cs_.push_namespace(name); }
   void pop_namespace() override { cs_.pop_namespace(); }
+  bool is_witness_only() const override { return cs_.is_witness_only(); }
 
  private:
   void accumulate();

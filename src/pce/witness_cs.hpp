@@ -25,6 +25,7 @@ class WitnessCS final : public ConstraintSystem {
   Variable alloc(NameFn name, ValueFn value) override;
   Variable alloc_input(NameFn name, ValueFn value) override;
   void enforce(NameFn, LcFn, LcFn, LcFn) override {}
+  bool is_witness_only() const override { return true; }
   void pieces(size_t count, PieceFn piece) override;
 
   // Capacity for a circuit of known shape (from its recording).
