@@ -128,6 +128,7 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
             {"memory_budget_origin", config.memory_budget_origin},
             {"synthesis_workers", ec.synthesis_workers},
             {"synthesis_lookahead", ec.synthesis_lookahead},
+            {"pce", ec.pce_enabled},
             {"threads", ec.threads},
             {"max_batch_size", ec.max_batch_size},
             {"shutdown", config.shutdown == server::ShutdownMode::kCancel ? "cancel" : "finish"}});
@@ -141,7 +142,16 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
 
   std::unique_ptr<engine::Engine> engine;
   try {
-    engine = std::make_unique<engine::Engine>(ec);
+    engine::EngineConfig with_events = ec;
+    with_events.on_event = [&log](const std::string& event, const std::string& message) {
+      const bool bad = event == "pce_refused" || event == "pce_failed" || event == "pce_not_saved";
+      if (bad) {
+        log.warn(event, {{"message", message}});
+      } else {
+        log.info(event, {{"message", message}});
+      }
+    };
+    engine = std::make_unique<engine::Engine>(with_events);
   } catch (const std::exception& e) {
     log.error("engine_failed", {{"error", e.what()}});
     return 1;

@@ -14,12 +14,15 @@
 #include "engine/circuit_handler.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
+#include "engine/pce_loader.hpp"
 #include "engine/srs_manager.hpp"
 #include "gpu/backend_factory.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
+#include "pce/spmv.hpp"
+#include "pce/witness_cs.hpp"
 
 #if defined(CUZK_HAVE_CUDA)
 #include "gpu/device_info.hpp"
@@ -161,8 +164,10 @@ struct Job {
   std::string assigned_gpu;
 };
 
-// A synthesized partition: the prover's input and the public inputs its proof must verify for.
+// A synthesized partition: the prover's input (the compact witness of a recorded circuit, or
+// the classic assignment) and the public inputs its proof must verify for.
 struct SynthesizedPartition {
+  std::optional<pce::CompactWitness> witness;
   ProvingAssignment assignment;
   std::vector<Fr> public_inputs;
 };
@@ -217,12 +222,16 @@ struct Engine::Impl {
 
   std::vector<std::thread> synth_threads;
   std::vector<std::unique_ptr<ProverWorker>> provers;
+  bool gpu_provers = false;  // every prover is a device (set once in start())
 
   Impl(EngineConfig c, std::vector<std::shared_ptr<const CircuitHandler>> hs)
       : config(std::move(c)),
         budget(config.memory_budget_bytes),
         pool(config.threads),
-        srs([this](const std::string& id) { return resolve_srs(id); }, budget, pool) {
+        srs([this](const std::string& id) { return resolve_srs(id); }, budget, pool,
+            config.pce_enabled
+                ? SrsManager::PceLoader([this](const std::string& id) { return load_pce(id); })
+                : nullptr) {
     for (auto& h : hs)
       handlers[h->kind()] = std::move(h);
     declare_metrics();
@@ -244,6 +253,24 @@ struct Engine::Impl {
     if (own_spool_dir) std::filesystem::remove_all(spool_dir, ec);
   }
 
+  std::shared_ptr<const pce::RecordedCircuit> load_pce(const std::string& id) {
+    std::vector<std::shared_ptr<const CircuitHandler>> hs;
+    for (const auto& [kind, h] : handlers)
+      hs.push_back(h);
+    const BlankCircuit blank = find_blank_circuit(hs, id);
+    const std::filesystem::path dir =
+        config.pce_dir.empty() ? default_pce_dir(config.param_cache) : config.pce_dir;
+    return load_or_record_pce(blank, dir, pool, config.on_event);
+  }
+
+  // Host bytes a partition holds from its synthesis until its proof is out: the compact witness
+  // for a device prover (reserved at its bound, one Fr per variable, and settled on the real size
+  // once synthesized), the classic working set otherwise.
+  uint64_t partition_reservation(const LoadedSrs& s) const {
+    if (s.pce == nullptr || !gpu_provers) return s.partition_working_set;
+    return (s.pce->num_columns() + 1) * sizeof(Fr) + s.pce->num_aux / 4;
+  }
+
   SrsSpec resolve_srs(const std::string& id) const {
     for (const auto& [kind, h] : handlers) {
       if (auto spec = h->srs_spec(id, config.param_cache)) return *spec;
@@ -258,9 +285,10 @@ struct Engine::Impl {
     metrics.declare("cuzk_job_phase_seconds",
                     "Per-job time by phase (queue, srs_load, synthesis, gpu, total).",
                     T::kHistogram, kDurationBuckets);
-    metrics.declare("cuzk_partition_phase_seconds",
-                    "Per-partition time by phase (synthesis, prove).", T::kHistogram,
-                    kDurationBuckets);
+    metrics.declare(
+        "cuzk_partition_phase_seconds",
+        "Per-partition time by phase (synthesis, prove; within prove: upload, spmv, h_chain, msm).",
+        T::kHistogram, kDurationBuckets);
     metrics.declare("cuzk_queue_jobs", "Jobs by kind and state (pending, in_progress).", T::kGauge);
     metrics.declare("cuzk_prover_queue_partitions", "Synthesized partitions waiting for a prover.",
                     T::kGauge);
@@ -476,6 +504,19 @@ struct Engine::Impl {
     }
   }
 
+  // The prover's phases of one partition (histogram cuzk_partition_phase_seconds).
+  void observe_prover_phases(const std::string& kind, const groth16::ProverTiming& t) {
+    const std::pair<const char*, double> phases[] = {
+        {"upload", t.upload_s},
+        {"spmv", t.spmv_s},
+        {"h_chain", t.quotient_s},
+        {"msm", t.msm_h_s + t.msm_l_s + t.msm_a_s + t.msm_b_g1_s + t.msm_b_g2_s}};
+    for (const auto& [name, s] : phases) {
+      if (s > 0)
+        metrics.observe("cuzk_partition_phase_seconds", {{"kind", kind}, {"phase", name}}, s);
+    }
+  }
+
   // ---- workers ----
 
   void synthesis_loop() {
@@ -533,7 +574,7 @@ struct Engine::Impl {
       lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, &load_ms, abandon));
       work = job->handler->prepare(request, pool);
       const uint64_t bytes = work->resident_bytes();
-      const uint64_t need = (*lease)->bytes + bytes + (*lease)->partition_working_set;
+      const uint64_t need = (*lease)->bytes + bytes + partition_reservation(**lease);
       if (budget.limit() != 0 && need > budget.capacity()) {
         throw std::invalid_argument(
             job->circuit_id + " needs about " + std::to_string(need >> 20) +
@@ -590,7 +631,7 @@ struct Engine::Impl {
       std::lock_guard<std::mutex> g(mu);
       return is_final(job->state) || (stopping && cancel_on_stop);
     };
-    const uint64_t bytes = (*lease)->partition_working_set;
+    const uint64_t bytes = partition_reservation(**lease);
     if (!budget.reserve(bytes, [&] { return reclaim_or(bytes, abandon); })) {
       partition_abandoned(job);
       return;
@@ -600,11 +641,21 @@ struct Engine::Impl {
     try {
       PartitionCircuit pc = work->partition(k);
       auto synthesized = std::make_unique<SynthesizedPartition>();
-      const ShapeHint& shape = (*lease)->shape;
-      synthesized->assignment.reserve(shape.rows, shape.inputs, shape.aux);
-      pc.circuit->synthesize(synthesized->assignment);
-      synthesized->assignment.add_input_constraints();
       synthesized->public_inputs = std::move(pc.public_inputs);
+      if (const auto& rc = (*lease)->pce) {
+        // Witness only, the circuit's pieces on the shared pool.
+        pce::WitnessCS cs(&pool);
+        cs.reserve(rc->num_inputs, rc->num_aux);
+        pc.circuit->synthesize(cs);
+        synthesized->witness = std::move(cs).finish();
+        pce::check_witness_shape(*rc, *synthesized->witness);
+        if (gpu_provers) item.reservation.shrink_to(synthesized->witness->bytes());
+      } else {
+        const ShapeHint& shape = (*lease)->shape;
+        synthesized->assignment.reserve(shape.rows, shape.inputs, shape.aux);
+        pc.circuit->synthesize(synthesized->assignment);
+        synthesized->assignment.add_input_constraints();
+      }
       item.partition = std::move(synthesized);
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(mu);
@@ -661,9 +712,17 @@ struct Engine::Impl {
       std::string error;
       std::vector<uint8_t> bytes;
       try {
+        const groth16::ProofRandomness rand = groth16::ProofRandomness::from_os();
+        groth16::ProverTiming pt;
         const groth16::Proof proof =
-            groth16::create_proof(srs_ref.params, item.partition->assignment,
-                                  groth16::ProofRandomness::from_os(), *w.backend);
+            item.partition->witness
+                ? w.backend->prove(
+                      srs_ref.params,
+                      groth16::PartitionInput::recorded(*item.partition->witness, *srs_ref.pce),
+                      rand, &pt)
+                : groth16::create_proof(srs_ref.params, item.partition->assignment, rand,
+                                        *w.backend, &pt);
+        observe_prover_phases(job->kind_label, pt);
         const std::vector<Fr> inputs = std::move(item.partition->public_inputs);
         item.partition.reset();  // a, b, c and the assignment are not needed any more
         if (config.verify_proofs && !groth16::verify_proof(srs_ref.pvk, proof, inputs)) {
@@ -726,6 +785,7 @@ struct Engine::Impl {
     if (backend != "cpu" && backend != "gpu" && backend != "auto") {
       throw std::invalid_argument("backend must be cpu, gpu or auto (got \"" + backend + "\")");
     }
+    gpu_provers = !ordinals.empty();
     for (int ordinal : ordinals) {
       auto w = std::make_unique<ProverWorker>();
       w->name = "gpu:" + std::to_string(ordinal);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -134,6 +135,14 @@ struct EngineConfig {
   bool sort_by_type = false;
   bool verify_proofs = true;           // every partition proof is verified before it is returned
   uint64_t finished_job_ttl_s = 3600;  // results kept for AwaitProof after completion
+  // Pre-compiled constraints: every circuit's R1CS recorded once (kept in pce_dir) and its
+  // partitions synthesized witness-only, a, b, c evaluated by the prover (on the device for the
+  // GPU backend). false: the classic proving assignment.
+  bool pce_enabled = true;
+  std::filesystem::path pce_dir;  // empty: "cuzk-pce" beside param_cache
+  // What the engine has to say outside a job (a PCE file recorded or refused, ...): an event name
+  // and a message. Null: nothing is said.
+  std::function<void(const std::string& event, const std::string& message)> on_event;
   // Queued payloads (C1 JSON, ~50 MB for 32 GiB) are held in memory up to 1/16 of the budget,
   // a share reserved from it; the rest wait on disk here until their job starts. Empty: a
   // directory under the system's temporary directory.

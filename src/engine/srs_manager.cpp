@@ -30,8 +30,8 @@ void SrsLease::reset() {
   srs_.reset();
 }
 
-SrsManager::SrsManager(Resolver resolve, MemoryBudget& budget, ThreadPool& pool)
-    : resolve_(std::move(resolve)), budget_(budget), pool_(pool) {}
+SrsManager::SrsManager(Resolver resolve, MemoryBudget& budget, ThreadPool& pool, PceLoader pce)
+    : resolve_(std::move(resolve)), pce_(std::move(pce)), budget_(budget), pool_(pool) {}
 
 void SrsManager::make_room(uint64_t bytes, const std::string& keep) {
   while (budget_.limit() != 0 && budget_.in_use() + bytes > budget_.limit()) {
@@ -110,6 +110,10 @@ SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
     srs->params = spec.load(pool_);
     srs->pvk = groth16::prepare_verifying_key(srs->params.vk);
     srs->bytes = parameters_bytes(srs->params);
+    if (pce_) {
+      srs->pce = pce_(circuit_id);
+      if (srs->pce) srs->bytes += srs->pce->storage_bytes;
+    }
     srs->partition_working_set = partition_working_set(srs->params);
     srs->shape = shape_of(srs->params);
     // Settle the reservation on the measured size (the file size is close, not exact).

@@ -21,6 +21,7 @@
 #include "engine/memory_budget.hpp"
 #include "groth16/types.hpp"
 #include "groth16/verifier.hpp"
+#include "pce/recorded_circuit.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::engine {
@@ -29,7 +30,10 @@ struct LoadedSrs {
   std::string circuit_id;
   groth16::Parameters params;
   groth16::PreparedVerifyingKey pvk;
-  uint64_t bytes = 0;                  // host bytes of params
+  // The circuit's recorded constraints (null: PCE disabled, or the circuit cannot be recorded;
+  // its partitions are then synthesized into the classic proving assignment).
+  std::shared_ptr<const pce::RecordedCircuit> pce;
+  uint64_t bytes = 0;                  // host bytes of params and pce
   uint64_t partition_working_set = 0;  // partition_working_set(params)
   ShapeHint shape;                     // shape_of(params)
 };
@@ -61,10 +65,13 @@ class SrsLease {
 class SrsManager {
  public:
   using Resolver = std::function<SrsSpec(const std::string& circuit_id)>;
+  // The recorded constraints of a circuit id, loaded with its parameters (null: none).
+  using PceLoader =
+      std::function<std::shared_ptr<const pce::RecordedCircuit>(const std::string& circuit_id)>;
 
   // `resolve` maps a circuit id to its spec (std::invalid_argument for unknown ids or missing
-  // files); `pool` parses parameter files.
-  SrsManager(Resolver resolve, MemoryBudget& budget, ThreadPool& pool);
+  // files); `pool` parses parameter files; `pce` (optional) loads or records the circuit.
+  SrsManager(Resolver resolve, MemoryBudget& budget, ThreadPool& pool, PceLoader pce = nullptr);
 
   // The parameters of `circuit_id`, loading them if needed (one load per id at a time; other
   // callers wait for it). `load_ms` gets the time this call waited for a load (0 when resident).
@@ -99,6 +106,7 @@ class SrsManager {
   void make_room(uint64_t bytes, const std::string& keep);
 
   Resolver resolve_;
+  PceLoader pce_;
   MemoryBudget& budget_;
   ThreadPool& pool_;
   mutable std::mutex mu_;

@@ -68,6 +68,7 @@ const std::vector<Section>& schema() {
       {"scheduler", {"max_batch_size", "max_batch_wait_ms", "sort_by_type"}},
       {"synthesis", {"threads", "workers", "partition_workers"}},
       {"pipeline", {"enabled", "synthesis_lookahead", "synthesis_concurrency", "verify_proofs"}},
+      {"pce", {"enabled", "cache_dir"}},
       {"logging", {"level", "format"}},
   };
   return sections;
@@ -236,6 +237,12 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
       r.uint(n, where, 1024);
     } else if (key == "verify_proofs") {
       e.verify_proofs = r.boolean(n, where);
+    }
+  } else if (section == "pce") {
+    if (key == "enabled") {
+      e.pce_enabled = r.boolean(n, where);
+    } else if (key == "cache_dir") {
+      e.pce_dir = r.string(n, where);
     }
   } else if (section == "logging") {
     if (key == "level") {
@@ -479,6 +486,7 @@ std::string to_toml(const DaemonConfig& c) {
            {"synthesis_lookahead", i64(e.synthesis_lookahead)},
            {"verify_proofs", e.verify_proofs},
        }},
+      {"pce", toml::table{{"enabled", e.pce_enabled}, {"cache_dir", e.pce_dir.string()}}},
       {"logging", toml::table{{"level", c.log_level}, {"format", c.log_format}}},
   };
   std::ostringstream out;

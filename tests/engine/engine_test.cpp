@@ -7,6 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <mutex>
 #include <thread>
 
 #include "common/temp_dir.hpp"
@@ -31,6 +35,7 @@ struct Harness {
   explicit Harness(EngineConfig config = base_config()) {
     std::vector<std::shared_ptr<const CircuitHandler>> handlers{
         std::make_shared<FakeHandler>(dir.path(), &log)};
+    if (config.pce_dir.empty()) config.pce_dir = dir.path() / "pce";
     engine = std::make_unique<Engine>(std::move(config), std::move(handlers));
   }
   static EngineConfig base_config() {
@@ -105,6 +110,89 @@ TEST(Engine, CompletedProofsVerifyUnderTheCircuitsKey) {
   EXPECT_EQ(st.srs[0].tier, SrsTier::kWarm);
   EXPECT_EQ(st.srs[0].ref_count, 0u);
   EXPECT_GT(st.srs[0].size_bytes, 0u);
+}
+
+// Events the engine says outside jobs, collected for the PCE tests.
+struct Events {
+  std::mutex mu;
+  std::vector<std::pair<std::string, std::string>> said;
+  std::function<void(const std::string&, const std::string&)> sink() {
+    return [this](const std::string& e, const std::string& m) {
+      std::lock_guard lock(mu);
+      said.emplace_back(e, m);
+    };
+  }
+  std::vector<std::string> names() {
+    std::lock_guard lock(mu);
+    std::vector<std::string> out;
+    for (const auto& [e, m] : said)
+      out.push_back(e);
+    return out;
+  }
+  std::string message(const std::string& event) {
+    std::lock_guard lock(mu);
+    for (const auto& [e, m] : said)
+      if (e == event) return m;
+    return "";
+  }
+};
+
+TEST(EnginePce, TheRecordingIsSavedReusedAndRecordedAgainWhenItsFileIsDamaged) {
+  TempDir pce_dir("engine-pce");
+  const auto run_one = [&](Events& events) {
+    EngineConfig c = Harness::base_config();
+    c.pce_dir = pce_dir.path();
+    c.on_event = events.sink();
+    Harness h(c);
+    const JobResult r = h.wait(h.submit("a", "2,0").job_id);
+    EXPECT_EQ(r.state, JobState::kCompleted) << r.error_message;
+    const auto proofs = groth16::decode_proofs(r.proof);
+    ASSERT_TRUE(proofs && proofs->size() == 2);
+    const auto pvk = groth16::prepare_verifying_key(fake_parameters().vk);
+    const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
+    for (const auto& p : *proofs)
+      EXPECT_TRUE(groth16::verify_proof(pvk, p, circuit.public_inputs()));
+    // The recording counts in the memory budget beside the parameters: the file's bytes.
+    const EngineStatus st = h.engine->status();
+    ASSERT_EQ(st.srs.size(), 1u);
+    EXPECT_EQ(st.srs[0].size_bytes,
+              parameters_bytes(fake_parameters()) +
+                  std::filesystem::file_size(pce_dir.path() / "fake-1-any-c1.pce"));
+  };
+  Events first;
+  run_one(first);
+  EXPECT_EQ(first.names(), (std::vector<std::string>{"pce_recorded", "pce_saved"}));
+  const auto file = pce_dir.path() / "fake-1-any-c1.pce";
+  ASSERT_TRUE(std::filesystem::exists(file));
+
+  Events second;
+  run_one(second);
+  EXPECT_EQ(second.names(), (std::vector<std::string>{"pce_loaded"}));
+
+  {  // one byte of the body changed
+    std::fstream f(file, std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(static_cast<std::streamoff>(std::filesystem::file_size(file) - 100));
+    f.put('\x5a');
+  }
+  Events third;
+  run_one(third);
+  EXPECT_EQ(third.names(), (std::vector<std::string>{"pce_refused", "pce_recorded", "pce_saved"}));
+  EXPECT_NE(third.message("pce_refused").find(file.string()), std::string::npos);
+  EXPECT_NE(third.message("pce_refused").find("checksum"), std::string::npos);
+}
+
+TEST(EnginePce, DisabledMeansTheClassicAssignmentAndNoFile) {
+  TempDir pce_dir("engine-nopce");
+  Events events;
+  EngineConfig c = Harness::base_config();
+  c.pce_enabled = false;
+  c.pce_dir = pce_dir.path();
+  c.on_event = events.sink();
+  Harness h(c);
+  const JobResult r = h.wait(h.submit("a", "1,0").job_id);
+  EXPECT_EQ(r.state, JobState::kCompleted) << r.error_message;
+  EXPECT_TRUE(events.names().empty());
+  EXPECT_TRUE(std::filesystem::is_empty(pce_dir.path()));
 }
 
 TEST(Engine, HigherPriorityFirstFifoWithinALevel) {
@@ -320,6 +408,7 @@ TEST(Engine, MemoryBudgetIsNeverExceeded) {
   const groth16::Parameters params = fake_parameters();
   const uint64_t srs = parameters_bytes(params), part = partition_working_set(params);
   EngineConfig c = Harness::base_config();
+  c.pce_enabled = false;  // the budget below is sized from the classic working set
   c.synthesis_workers = 2;
   c.cpu_workers = 2;
   c.synthesis_lookahead = 4;
@@ -372,6 +461,7 @@ TEST(Engine, QueuedPayloadsBeyondTheirShareWaitOnDiskAndComeBack) {
 TEST(Engine, JobLargerThanTheBudgetFailsWithTheNumbers) {
   const groth16::Parameters params = fake_parameters();
   EngineConfig c = Harness::base_config();
+  c.pce_enabled = false;  // the budget below is sized from the classic working set
   // Parameters fit (beside the 1/16 payload share), a partition does not.
   c.memory_budget_bytes = (parameters_bytes(params) + 2000) * 16 / 15 + 16;
   Harness h(c);
