@@ -6,7 +6,9 @@
 // witness-only system skips building them.
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -61,6 +63,16 @@ class ConstraintSystem {
   // built outside the callbacks: MultiEq batches, Poseidon's MDS terms). Variables and values
   // must come out the same either way.
   virtual bool is_witness_only() const { return false; }
+
+  // Allocates `count` aux variables whose values are bits (bit i of words[i / 64]), exactly as
+  // `count` alloc() calls with those values: the word-level witness paths of gadgets
+  // (gadgets/sha256_witness.hpp) hand a witness-only system their bits this way.
+  virtual void alloc_bits(std::span<const uint64_t> words, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      const bool bit = ((words[i / 64] >> (i % 64)) & 1) != 0;
+      alloc([] { return std::string("bit"); }, [bit] { return bit ? Fr::one() : Fr::zero(); });
+    }
+  }
 
   // `count` independent pieces of a circuit (its challenges, a challenge's labels): piece(i, cs)
   // allocates and constrains piece i through `cs` alone, and reads no value that another piece

@@ -22,6 +22,16 @@ void append_bits(std::vector<uint64_t>& dst, size_t at, const std::vector<uint64
 
 }  // namespace
 
+void AuxWriter::push_bits(std::span<const uint64_t> words, size_t count) {
+  if (count == 0) return;
+  std::vector<uint64_t> src(words.begin(),
+                            words.begin() + static_cast<ptrdiff_t>((count + 63) / 64));
+  if (count % 64 != 0) src.back() &= (uint64_t{1} << (count % 64)) - 1;  // nothing past count
+  append_bits(ones_, n_, src, count);
+  dense_.resize(ones_.size(), 0);
+  n_ += count;
+}
+
 void AuxWriter::append(AuxWriter&& o) {
   if (n_ % 64 == 0) {
     // Word-aligned: plain concatenation.

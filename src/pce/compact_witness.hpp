@@ -63,6 +63,8 @@ class AuxWriter {
     }
     ++n_;
   }
+  // Appends `count` bit values (bit i of words[i / 64]).
+  void push_bits(std::span<const uint64_t> words, size_t count);
   // Appends everything `o` holds after what this holds.
   void append(AuxWriter&& o);
   size_t size() const { return n_; }

@@ -26,6 +26,9 @@ class WitnessCS final : public ConstraintSystem {
   Variable alloc_input(NameFn name, ValueFn value) override;
   void enforce(NameFn, LcFn, LcFn, LcFn) override {}
   bool is_witness_only() const override { return true; }
+  void alloc_bits(std::span<const uint64_t> words, size_t count) override {
+    aux_.push_bits(words, count);
+  }
   void pieces(size_t count, PieceFn piece) override;
 
   // Capacity for a circuit of known shape (from its recording).
