@@ -43,6 +43,9 @@ class FixedBaseTable {
   }
   Jacobian<Curve> mul(const Fr& k) const { return mul(k.to_canonical()); }
 
+  // The table: entry w * 256 + j is j * 2^(8w) * G (the device generator uploads it).
+  const std::vector<Affine<Curve>>& points() const { return table_; }
+
   // out[i] = scalars[i] * G, in parallel, normalised to affine.
   void mul_batch(std::span<const Fr> scalars, std::span<Affine<Curve>> out,
                  ThreadPool& pool) const {

@@ -1,5 +1,5 @@
-// RAII owners of device memory, streams and events: the only places in cuzk where cudaMalloc,
-// cudaFree, cudaStreamCreate and cudaEventCreate appear. Allocation failures throw CudaError
+// RAII owners of device memory, pinned host memory, streams and events: the only places in cuzk
+// where cudaMalloc, cudaFree, cudaHostAlloc, cudaStreamCreate and cudaEventCreate appear. Allocation failures throw CudaError
 // (out_of_memory() true for cudaErrorMemoryAllocation) and carry the requested size.
 #pragma once
 
@@ -71,6 +71,43 @@ class DeviceBuffer {
 
  private:
   T* d_ptr_ = nullptr;
+  size_t size_ = 0;
+};
+
+// n elements of T in page-locked host memory (cudaHostAlloc): copies to and from the device run
+// at the link's speed (55 GB/s on the H200's PCIe Gen5 against 8-13 GB/s pageable). Movable.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer() = default;
+  explicit PinnedBuffer(size_t n) {
+    if (n == 0) return;
+    void* p = nullptr;
+    CUZK_CUDA_CHECK(cudaHostAlloc(&p, n * sizeof(T), cudaHostAllocDefault));
+    p_ = static_cast<T*>(p);
+    size_ = n;
+  }
+  ~PinnedBuffer() {
+    if (p_ != nullptr) cudaFreeHost(p_);
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : p_(std::exchange(o.p_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+    if (this != &o) {
+      if (p_ != nullptr) cudaFreeHost(p_);
+      p_ = std::exchange(o.p_, nullptr);
+      size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+  }
+  T* get() const { return p_; }
+  size_t size() const { return size_; }
+  std::span<T> span() const { return {p_, size_}; }
+
+ private:
+  T* p_ = nullptr;
   size_t size_ = 0;
 };
 

@@ -53,61 +53,58 @@ ToxicWaste ToxicWaste::insecure_from_seed(std::string_view seed) {
           hash_to_fr("gamma", seed), hash_to_fr("delta", seed)};
 }
 
-Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool) {
-  const size_t m = domain_size_for(r1cs.num_constraints);
-  size_t log_m = 0;
-  while ((size_t{1} << log_m) < m)
-    ++log_m;
-  Fr omega = kFrTwoAdicRoot;
-  for (size_t i = log_m; i < Fr::kTwoAdicity; ++i)
-    omega = omega.sqr();
-
-  // Lagrange basis at tau: L_j(tau) = (tau^m - 1) / m * omega^j / (tau - omega^j).
-  const Fr z_tau = tw.tau.pow(BigInt<1>::from_u64(m)) - Fr::one();
-  if (z_tau.is_zero())
+SetupScalars setup_scalars(size_t rows, const ToxicWaste& tw) {
+  const size_t m = domain_size_for(rows);
+  SetupScalars s;
+  while ((size_t{1} << s.log_m) < m)
+    ++s.log_m;
+  s.omega = kFrTwoAdicRoot;
+  for (size_t i = s.log_m; i < Fr::kTwoAdicity; ++i)
+    s.omega = s.omega.sqr();
+  s.z_tau = tw.tau.pow(BigInt<1>::from_u64(m)) - Fr::one();
+  if (s.z_tau.is_zero())
     throw std::invalid_argument("groth16 setup: tau lies in the evaluation domain");
+  s.lagrange_scale = s.z_tau * Fr::from_u64(m).inv();
+  s.gamma_inv = tw.gamma.inv();
+  s.delta_inv = tw.delta.inv();
+  return s;
+}
+
+namespace {
+
+// Lagrange basis at tau: L_j(tau) = (tau^m - 1) / m * omega^j / (tau - omega^j).
+std::vector<Fr> lagrange_at_tau(const SetupScalars& s, const ToxicWaste& tw) {
+  const size_t m = size_t{1} << s.log_m;
   std::vector<Fr> lagrange(m);
-  {
-    std::vector<Fr> omega_pow(m);
-    Fr w = Fr::one();
-    for (size_t j = 0; j < m; ++j, w *= omega) {
-      omega_pow[j] = w;
-      lagrange[j] = tw.tau - w;
-    }
-    batch_invert(std::span<Fr>(lagrange));
-    const Fr scale = z_tau * Fr::from_u64(m).inv();
-    for (size_t j = 0; j < m; ++j)
-      lagrange[j] *= omega_pow[j] * scale;
+  std::vector<Fr> omega_pow(m);
+  Fr w = Fr::one();
+  for (size_t j = 0; j < m; ++j, w *= s.omega) {
+    omega_pow[j] = w;
+    lagrange[j] = tw.tau - w;
   }
+  batch_invert(std::span<Fr>(lagrange));
+  for (size_t j = 0; j < m; ++j)
+    lagrange[j] *= omega_pow[j] * s.lagrange_scale;
+  return lagrange;
+}
 
-  // QAP polynomials of every variable at tau (inputs first, then aux).
-  const size_t nvars = r1cs.num_inputs + r1cs.num_aux;
-  std::vector<Fr> u(nvars), v(nvars), w(nvars);
-  const auto column = [&](Variable var) {
-    return var.is_input() ? var.index : r1cs.num_inputs + var.index;
-  };
-  const auto accumulate = [&](const std::vector<R1csEntry>& entries, std::vector<Fr>& out) {
-    for (const R1csEntry& e : entries) {
-      if (e.row >= m) throw std::invalid_argument("groth16 setup: R1CS row out of range");
-      out[column(e.var)] += e.coeff * lagrange[e.row];
-    }
-  };
-  accumulate(r1cs.a, u);
-  accumulate(r1cs.b, v);
-  accumulate(r1cs.c, w);
-
-  const Fr gamma_inv = tw.gamma.inv(), delta_inv = tw.delta.inv();
-  std::vector<Fr> ic_s(r1cs.num_inputs), l_s(r1cs.num_aux);
+// From every variable's QAP polynomials at tau (inputs first, then aux) to the parameters.
+Parameters from_qap(const std::vector<Fr>& u, const std::vector<Fr>& v, const std::vector<Fr>& w,
+                    size_t num_inputs, const SetupScalars& s, const ToxicWaste& tw,
+                    ThreadPool& pool) {
+  const size_t nvars = u.size();
+  const size_t m = size_t{1} << s.log_m;
+  std::vector<Fr> ic_s(num_inputs), l_s(nvars - num_inputs);
   for (size_t i = 0; i < nvars; ++i) {
     const Fr k = tw.beta * u[i] + tw.alpha * v[i] + w[i];
-    if (i < r1cs.num_inputs) {
-      ic_s[i] = k * gamma_inv;
+    if (i < num_inputs) {
+      ic_s[i] = k * s.gamma_inv;
     } else {
-      l_s[i - r1cs.num_inputs] = k * delta_inv;
+      l_s[i - num_inputs] = k * s.delta_inv;
     }
   }
   std::vector<Fr> h_s(m - 1);
-  Fr t = z_tau * delta_inv;  // tau^i Z(tau) / delta
+  Fr t = s.z_tau * s.delta_inv;  // tau^i Z(tau) / delta
   for (size_t i = 0; i + 1 < m; ++i, t *= tw.tau)
     h_s[i] = t;
   // The A and B queries keep only non-zero evaluations (bellperson drops identity points).
@@ -139,6 +136,51 @@ Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, 
   p.b_g2.resize(b_s.size());
   g2.mul_batch(b_s, p.b_g2, pool);
   return p;
+}
+
+}  // namespace
+
+Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool) {
+  const SetupScalars s = setup_scalars(r1cs.num_constraints, tw);
+  const size_t m = size_t{1} << s.log_m;
+  const std::vector<Fr> lagrange = lagrange_at_tau(s, tw);
+
+  // QAP polynomials of every variable at tau (inputs first, then aux).
+  const size_t nvars = r1cs.num_inputs + r1cs.num_aux;
+  std::vector<Fr> u(nvars), v(nvars), w(nvars);
+  const auto column = [&](Variable var) {
+    return var.is_input() ? var.index : r1cs.num_inputs + var.index;
+  };
+  const auto accumulate = [&](const std::vector<R1csEntry>& entries, std::vector<Fr>& out) {
+    for (const R1csEntry& e : entries) {
+      if (e.row >= m) throw std::invalid_argument("groth16 setup: R1CS row out of range");
+      out[column(e.var)] += e.coeff * lagrange[e.row];
+    }
+  };
+  accumulate(r1cs.a, u);
+  accumulate(r1cs.b, v);
+  accumulate(r1cs.c, w);
+  return from_qap(u, v, w, r1cs.num_inputs, s, tw, pool);
+}
+
+Parameters generate_parameters_insecure(const pce::RecordedCircuit& rc, const ToxicWaste& tw,
+                                        ThreadPool& pool) {
+  const SetupScalars s = setup_scalars(rc.num_rows, tw);
+  const std::vector<Fr> lagrange = lagrange_at_tau(s, tw);
+  const size_t nvars = rc.num_columns();
+  std::vector<Fr> uvw[3] = {std::vector<Fr>(nvars), std::vector<Fr>(nvars),
+                            std::vector<Fr>(nvars)};
+  const pce::CsrMatrix* mats[3] = {&rc.a, &rc.b, &rc.c};
+  // The transposed products u = A^T L, v = B^T L, w = C^T L, one matrix per task.
+  pool.run(3, [&](size_t k) {
+    const pce::CsrMatrix& mat = *mats[k];
+    std::vector<Fr>& out = uvw[k];
+    for (size_t r = 0; r < mat.rows(); ++r) {
+      for (uint32_t e = mat.row_ptr[r]; e < mat.row_ptr[r + 1]; ++e)
+        out[mat.cols[e]] += rc.coefficients[mat.coeffs[e]] * lagrange[r];
+    }
+  });
+  return from_qap(uvw[0], uvw[1], uvw[2], rc.num_inputs, s, tw, pool);
 }
 
 Parameters generate_parameters_insecure(const Circuit& circuit, const ToxicWaste& tw,

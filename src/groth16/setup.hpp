@@ -10,6 +10,7 @@
 #include "cs/constraint_system.hpp"
 #include "cs/r1cs.hpp"
 #include "groth16/types.hpp"
+#include "pce/recorded_circuit.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
@@ -29,5 +30,22 @@ Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, 
 // Synthesizes `circuit` with a KeyAssembly first.
 Parameters generate_parameters_insecure(const Circuit& circuit, const ToxicWaste& tw,
                                         ThreadPool& pool);
+
+// From a recorded circuit (pce/): the same parameters as from the R1cs of the same circuit (the
+// recording's merged rows give the same u, v, w). The CPU twin of the device generator
+// (gpu/setup.hpp).
+Parameters generate_parameters_insecure(const pce::RecordedCircuit& rc, const ToxicWaste& tw,
+                                        ThreadPool& pool);
+
+// The scalars of the parameters before the fixed-base multiplications, and the setup's
+// derived constants: what the CPU and device generators share.
+struct SetupScalars {
+  size_t log_m = 0;  // domain size 2^log_m >= rows
+  Fr omega, z_tau;   // omega of order 2^log_m; Z(tau) = tau^m - 1 (never zero)
+  Fr lagrange_scale;  // Z(tau) / m: L_j(tau) = lagrange_scale * omega^j / (tau - omega^j)
+  Fr gamma_inv, delta_inv;
+};
+// std::invalid_argument when the domain exceeds Fr's 2-adicity or tau lies in the domain.
+SetupScalars setup_scalars(size_t rows, const ToxicWaste& tw);
 
 }  // namespace cuzk::groth16

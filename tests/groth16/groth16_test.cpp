@@ -7,6 +7,7 @@
 #include "cs/key_assembly.hpp"
 #include "cs/proving_assignment.hpp"
 #include "cs/test_cs.hpp"
+#include "groth16/bellperson_format.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
@@ -296,6 +297,28 @@ TEST(Groth16Recorded, ParametersOfAnotherCircuitAreRefused) {
   CpuBackend cpu(pool());
   EXPECT_THROW(prove_recorded(params, rc, circuit, fixed_randomness(1), cpu, pool()),
                std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk::groth16
+
+namespace cuzk::groth16 {
+namespace {
+
+// The setup from a recording (the path the device generator twins) equals the setup from the
+// key assembly's R1cs for the same seed: the same file bytes.
+TEST(Groth16Setup, FromTheRecordingEqualsFromTheR1cs) {
+  for (uint64_t seed : {3, 4}) {
+    const RandomCircuit circuit(1500, 5, seed);
+    const ToxicWaste tw = ToxicWaste::insecure_from_seed("recorded setup " + std::to_string(seed));
+    pce::RecordingCS rec;
+    circuit.synthesize(rec);
+    const pce::RecordedCircuit rc = std::move(rec).finish({"random", 1500, "any", 1});
+    const Parameters from_recording = generate_parameters_insecure(rc, tw, pool());
+    const Parameters from_r1cs = generate_parameters_insecure(circuit, tw, pool());
+    EXPECT_TRUE(from_recording == from_r1cs) << "seed " << seed;
+    EXPECT_EQ(serialize_parameters(from_recording), serialize_parameters(from_r1cs));
+  }
 }
 
 }  // namespace
