@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cs/constraint_system.hpp"
-#include "engine/engine.hpp"
+#include "engine/types.hpp"
 #include "groth16/types.hpp"
 #include "pce/identity.hpp"
 #include "util/thread_pool.hpp"

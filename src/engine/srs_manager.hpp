@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "engine/circuit_handler.hpp"
-#include "engine/engine.hpp"
 #include "engine/memory_budget.hpp"
+#include "engine/types.hpp"
 #include "groth16/types.hpp"
 #include "groth16/verifier.hpp"
 #include "pce/recorded_circuit.hpp"

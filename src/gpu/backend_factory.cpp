@@ -30,39 +30,76 @@ bool gpu_backend_compiled() {
 #endif
 }
 
+std::vector<std::string> plan_provers(std::string_view backend, std::span<const int> gpus,
+                                      std::string* note) {
+  const auto say = [&](const std::string& s) {
+    if (note != nullptr) *note = s;
+  };
+  if (backend != "cpu" && backend != "gpu" && backend != "auto") {
+    throw std::invalid_argument("backend must be cpu, gpu or auto (got \"" + std::string(backend) +
+                                "\")");
+  }
+  if (backend == "cpu") {
+    say("cpu: requested");
+    return {"cpu"};
+  }
+  int count = 0;
+#if defined(CUZK_HAVE_CUDA)
+  count = gpu::device_count();
+#endif
+  std::vector<std::string> out;
+  if (gpus.empty()) {
+    for (int i = 0; i < count; ++i)
+      out.push_back("gpu:" + std::to_string(i));
+  } else {
+    for (int g : gpus) {
+      if (g < 0 || g >= count) {
+        throw std::invalid_argument("GPU " + std::to_string(g) + " does not exist (" +
+                                    std::to_string(count) + " device(s))");
+      }
+      out.push_back("gpu:" + std::to_string(g));
+    }
+  }
+  if (out.empty()) {
+    if (backend == "gpu") {
+      throw std::invalid_argument(gpu_backend_compiled()
+                                      ? "backend gpu: no CUDA device found"
+                                      : "backend gpu: this build has no CUDA backend");
+    }
+    say(gpu_backend_compiled() ? "cpu: auto, no CUDA device found"
+                               : "cpu: auto, built without CUDA");
+    return {"cpu"};
+  }
+  say(std::string(backend) + ": " + std::to_string(out.size()) + " device(s)");
+  return out;
+}
+
 std::unique_ptr<ProverBackend> make_backend(std::string_view kind, ThreadPool& pool,
                                             std::string* note) {
   const auto say = [&](const std::string& s) {
     if (note != nullptr) *note = s;
   };
+  if (kind == "auto") {
+    std::string why;
+    const std::string chosen = plan_provers("auto", {}, &why).front();
+    auto b = make_backend(chosen, pool, nullptr);
+    say(b->name() + ": auto (" + why + ")");
+    return b;
+  }
   if (kind == "cpu") {
     say("cpu: requested");
     return std::make_unique<CpuBackend>(pool);
   }
-  const bool gpu = kind == "gpu" || kind.starts_with("gpu:");
-  if (!gpu && kind != "auto")
+  if (kind != "gpu" && !kind.starts_with("gpu:"))
     throw std::invalid_argument("backend: '" + std::string(kind) + "' (want cpu, gpu[:N], auto)");
+  const int ordinal = parse_ordinal(kind);
 #if defined(CUZK_HAVE_CUDA)
-  if (gpu) {
-    auto b = std::make_unique<gpu::GpuBackend>(parse_ordinal(kind));
-    say(b->name() + ": requested");
-    return b;
-  }
-  if (gpu::device_count() > 0) {
-    auto b = std::make_unique<gpu::GpuBackend>(0);
-    say(b->name() + ": auto, a CUDA device is present");
-    return b;
-  }
-  say("cpu: auto, no CUDA device found");
-  return std::make_unique<CpuBackend>(pool);
+  auto b = std::make_unique<gpu::GpuBackend>(ordinal);
+  say(b->name() + ": requested");
+  return b;
 #else
-  if (gpu) {
-    (void)parse_ordinal(kind);
-    throw std::runtime_error(
-        "backend: this build has no CUDA support (configure with CUZK_CUDA=ON)");
-  }
-  say("cpu: auto, built without CUDA");
-  return std::make_unique<CpuBackend>(pool);
+  (void)ordinal;
+  throw std::runtime_error("backend: this build has no CUDA support (configure with CUZK_CUDA=ON)");
 #endif
 }
 

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "groth16/backend.hpp"
 #include "util/thread_pool.hpp"
@@ -16,6 +18,14 @@ namespace cuzk::groth16 {
 // std::invalid_argument for anything else. `note` (optional) says what was chosen and why.
 std::unique_ptr<ProverBackend> make_backend(std::string_view kind, ThreadPool& pool,
                                             std::string* note = nullptr);
+
+// The provers a configuration asks for, as make_backend kinds: "gpu:N" for each device to use
+// (`gpus`, or every device present), else {"cpu"}. The one place the backend is chosen: the
+// engine's workers, `cuzk porep c2 --backend` and make_backend("auto") all come here.
+// std::invalid_argument for "gpu" without a device (or without CUDA in the build), an ordinal
+// that does not exist, or a backend other than cpu, gpu, auto.
+std::vector<std::string> plan_provers(std::string_view backend, std::span<const int> gpus,
+                                      std::string* note = nullptr);
 
 // Whether this build contains the CUDA backend.
 bool gpu_backend_compiled();

@@ -4,13 +4,10 @@
 #include <chrono>
 
 #include "filecoin/porep_verify.hpp"
+#include "gpu/backend_factory.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
 #include "porep/stacked_circuit.hpp"
-
-#if defined(CUZK_HAVE_BACKEND_FACTORY)
-#include "gpu/backend_factory.hpp"
-#endif
 
 namespace cuzk::porep {
 
@@ -69,20 +66,6 @@ filecoin::PorepConfig porep_config_of(const PublicParams& pp) {
   return c;
 }
 
-std::unique_ptr<groth16::ProverBackend> make_prover_backend(const std::string& name,
-                                                            ThreadPool& pool, std::string* note) {
-#if defined(CUZK_HAVE_BACKEND_FACTORY)
-  return groth16::make_backend(name, pool, note);
-#else
-  if (name != "cpu" && name != "auto") {
-    throw std::invalid_argument("backend '" + name +
-                                "': this build has no GPU backend (only cpu and auto)");
-  }
-  if (note != nullptr) *note = "cpu: " + name + ", this build has no GPU backend";
-  return std::make_unique<groth16::CpuBackend>(pool);
-#endif
-}
-
 C2Result seal_commit_phase2(const filecoin::SealCommitPhase1Output& c1, const PublicParams& pp,
                             const groth16::Parameters& params, const C2Options& options) {
   if (options.pool == nullptr) throw std::invalid_argument("porep c2: options.pool is required");
@@ -100,7 +83,7 @@ C2Result seal_commit_phase2(const filecoin::SealCommitPhase1Output& c1, const Pu
         " IC points, the circuit has " + std::to_string(want_inputs) + " inputs");
   }
   std::unique_ptr<groth16::ProverBackend> backend =
-      make_prover_backend(options.backend, pool, &result.backend);
+      groth16::make_backend(options.backend, pool, &result.backend);
   const groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(params.vk);
   const filecoin::StackedGraph graph = pp.graph();
   const PorepPublicInputs pub = PorepPublicInputs::from_c1(c1);

@@ -81,11 +81,6 @@ void check_c1(const filecoin::SealCommitPhase1Output& c1, const PublicParams& pp
 C2Result seal_commit_phase2(const filecoin::SealCommitPhase1Output& c1, const PublicParams& pp,
                             const groth16::Parameters& params, const C2Options& options);
 
-// The backend `--backend` names (groth16 make_backend when this build has it; "cpu" and "auto"
-// otherwise). `note` says what was chosen.
-std::unique_ptr<groth16::ProverBackend> make_prover_backend(const std::string& name,
-                                                            ThreadPool& pool, std::string* note);
-
 // Verifies concatenated partition proofs against the public inputs of every partition.
 // std::invalid_argument when the byte count is not partitions x 192 or a point does not decode;
 // otherwise the result, with per-partition outcomes in `per_partition` when given.

@@ -11,6 +11,7 @@
 
 #include "groth16/proof_io.hpp"
 #include "porep/parameter_cache.hpp"
+#include "gpu/backend_factory.hpp"
 #include "porep/seal_commit_phase2.hpp"
 #include "porep_test_util.hpp"
 
@@ -74,7 +75,7 @@ TEST(SealCommitPhase2, TwoKiBSealedSectorProvesAndVerifiesOnlyWithItsOwnInputs) 
   // Where a GPU backend exists (builds with the gpu layer, a device present), it must give the
   // CPU backend's bytes for the same r, s.
   std::string note;
-  if (make_prover_backend("auto", pool, &note)->name() != "cpu") {
+  if (groth16::make_backend("auto", pool, &note)->name() != "cpu") {
     C2Options gpu = o;
     gpu.backend = "auto";
     const C2Result g = seal_commit_phase2(s.c1, pp, params, gpu);

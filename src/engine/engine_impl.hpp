@@ -1,0 +1,124 @@
+// Engine::Impl: the engine's state and its parts, shared by engine.cpp (the public calls and job
+// completion), pipeline.cpp (the synthesis and prover workers) and engine_status.cpp (status and
+// metrics). Internal to the engine.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/circuit_handler.hpp"
+#include "engine/engine.hpp"
+#include "engine/job.hpp"
+#include "engine/memory_budget.hpp"
+#include "engine/metrics.hpp"
+#include "engine/payload_spool.hpp"
+#include "engine/scheduler.hpp"
+#include "engine/srs_manager.hpp"
+#include "groth16/backend.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::engine {
+
+// One prover: a device ("gpu:0") or a CPU backend ("cpu:1"), with its thread.
+struct ProverWorker {
+  std::string name;
+  bool gpu = false;
+  int ordinal = -1;
+  std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<groth16::ProverBackend> backend;
+  std::string current_job, current_kind, last_circuit;
+  double busy_s = 0;
+  std::thread thread;
+};
+
+struct Engine::Impl {
+  Impl(EngineConfig c, std::vector<std::shared_ptr<const CircuitHandler>> hs);
+
+  EngineConfig config;
+  std::map<ProofKind, std::shared_ptr<const CircuitHandler>> handlers;
+  const Clock::time_point started_at = Clock::now();
+
+  MemoryBudget budget;
+  ThreadPool pool;  // preparation (vanilla checks), parameter loading, witness synthesis
+  SrsManager srs;
+  Metrics metrics;
+
+  mutable std::mutex mu;
+  std::condition_variable work_cv;   // synthesis workers: a task or a batch deadline
+  std::condition_variable done_cv;   // awaiters: a job became final
+  std::condition_variable queue_cv;  // prover queue: item pushed / popped
+  std::map<std::string, std::shared_ptr<Job>> jobs;
+  std::map<std::string, std::string> by_request_id;
+  Scheduler scheduler;
+  std::deque<ProverItem> prover_queue;
+  uint64_t next_job_number = 0;
+  bool accepting = true, stopping = false, cancel_on_stop = false;
+  uint64_t completed = 0, failed = 0, cancelled = 0;
+  // Queued payloads in memory, bounded by payload_cap (a share reserved from the budget); the
+  // rest wait in the spool.
+  uint64_t payload_cap = 0, payload_in_memory = 0, spooled = 0;
+  PayloadSpool spool;
+
+  std::vector<std::thread> synth_threads;
+  std::vector<std::unique_ptr<ProverWorker>> provers;
+  bool gpu_provers = false;  // every prover is a device (set once in start())
+
+  // ---- engine.cpp: parameters, recordings, completion (caller holds mu where noted) ----
+  SrsSpec resolve_srs(const std::string& id) const;
+  std::shared_ptr<const pce::RecordedCircuit> load_pce(const std::string& id);
+  // Host bytes a partition holds from its synthesis until its proof is out: the compact
+  // witness for a device prover (reserved at its bound, one Fr per variable, and settled on the
+  // real size once synthesized), the classic working set otherwise.
+  uint64_t partition_reservation(const LoadedSrs& s) const;
+  void finish(const std::shared_ptr<Job>& job, JobState state, const std::string& error);  // mu
+  void fail(const std::shared_ptr<Job>& job, const std::string& error) {                   // mu
+    finish(job, JobState::kFailed, error);
+  }
+  // The payload accounting of a request that is gone (caller holds mu).
+  void drop_payload(uint64_t& bytes, std::filesystem::path& spool_file);
+  void release_job_resources(const std::shared_ptr<Job>& job);  // mu
+  void drop_expired(Clock::time_point now);                     // mu
+
+  // ---- pipeline.cpp: the workers ----
+  struct Task {
+    std::shared_ptr<Job> job;
+    bool prepare = false;
+    // prepare: the request moved out of the job (finish() may reset the job's meanwhile), the
+    // spool file holding its payload if it is not in `request`, its payload bytes in memory.
+    ProofRequest request;
+    std::filesystem::path spool_file;
+    uint64_t payload_bytes = 0;
+    unsigned partition = 0;
+  };
+  bool next_task(Task* task, std::optional<Clock::time_point>* deadline);  // mu
+  void start();
+  void stop_threads();
+  void synthesis_loop();
+  // A wait for memory: evict parameters that became unreferenced meanwhile (jobs of another
+  // circuit finished), then ask whether to give up. Called without any lock held.
+  bool reclaim_or(uint64_t bytes, const std::function<bool()>& abandon);
+  void run_prepare(Task& task);
+  // A partition task ends here without a prover: drop it, finishing cleanup of a final job.
+  void partition_abandoned(const std::shared_ptr<Job>& job);
+  void run_partition(const std::shared_ptr<Job>& job, unsigned k);
+  void prover_loop(ProverWorker& w);
+  // The prover's phases of one partition (histogram cuzk_partition_phase_seconds).
+  void observe_prover_phases(const std::string& kind, const groth16::ProverTiming& t);
+
+  // ---- engine_status.cpp ----
+  void declare_metrics();
+};
+
+uint64_t ms_between(Clock::time_point a, Clock::time_point b);
+double seconds_between(Clock::time_point a, Clock::time_point b);
+
+}  // namespace cuzk::engine

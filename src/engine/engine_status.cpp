@@ -1,0 +1,145 @@
+// Engine::status, Engine::metrics_text and the metrics the engine declares.
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+
+#include "engine/engine_impl.hpp"
+
+#if defined(CUZK_HAVE_CUDA)
+#include "gpu/device_info.hpp"
+#endif
+
+namespace cuzk::engine {
+
+namespace {
+
+const std::vector<double> kDurationBuckets = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5,   10,
+                                              25,   50,  100,  250, 500, 1000, 2500};
+
+}  // namespace
+
+void Engine::Impl::declare_metrics() {
+  using T = Metrics::Type;
+  metrics.declare("cuzk_proofs_total", "Proof jobs finished, by kind and outcome.", T::kCounter);
+  metrics.declare("cuzk_partitions_total", "Partition proofs produced, by kind.", T::kCounter);
+  metrics.declare("cuzk_job_phase_seconds",
+                  "Per-job time by phase (queue, srs_load, synthesis, gpu, total).", T::kHistogram,
+                  kDurationBuckets);
+  metrics.declare(
+      "cuzk_partition_phase_seconds",
+      "Per-partition time by phase (synthesis, prove; within prove: upload, spmv, h_chain, msm).",
+      T::kHistogram, kDurationBuckets);
+  metrics.declare("cuzk_queue_jobs", "Jobs by kind and state (pending, in_progress).", T::kGauge);
+  metrics.declare("cuzk_prover_queue_partitions", "Synthesized partitions waiting for a prover.",
+                  T::kGauge);
+  metrics.declare("cuzk_memory_reserved_bytes", "Bytes reserved against the memory budget.",
+                  T::kGauge);
+  metrics.declare("cuzk_memory_reserved_peak_bytes", "Highest reservation so far.", T::kGauge);
+  metrics.declare("cuzk_memory_budget_bytes", "The memory budget (0: unlimited).", T::kGauge);
+  metrics.declare("cuzk_process_resident_bytes", "Resident set size of the process.", T::kGauge);
+  metrics.declare("cuzk_prover_busy_seconds_total",
+                  "Seconds each prover worker (GPU or CPU) spent proving.", T::kCounter);
+  metrics.declare("cuzk_srs_loaded_bytes", "Loaded parameters by circuit id and tier.", T::kGauge);
+  metrics.declare("cuzk_uptime_seconds", "Seconds since the engine started.", T::kGauge);
+  metrics.declare("cuzk_queued_payload_bytes", "Payload bytes of queued jobs held in memory.",
+                  T::kGauge);
+  metrics.declare("cuzk_spooled_jobs", "Queued jobs whose payload waits on disk.", T::kGauge);
+}
+
+EngineStatus Engine::status() const {
+  const Impl& m = *impl_;
+  EngineStatus s;
+  s.srs = m.srs.list();
+  s.memory_in_use_bytes = m.budget.in_use();
+  s.memory_budget_bytes = m.budget.limit();
+  s.memory_peak_bytes = m.budget.peak();
+  std::map<std::string, QueueInfo> queues;
+  {
+    std::lock_guard<std::mutex> lock(m.mu);
+    for (const auto& j : m.scheduler.pending())
+      ++queues[j->kind_label].pending;
+    for (const auto& j : m.scheduler.released())
+      ++queues[j->kind_label].in_progress;
+    s.completed = m.completed;
+    s.queued_payload_bytes = m.payload_in_memory;
+    s.spooled_jobs = m.spooled;
+    s.failed = m.failed;
+    s.cancelled = m.cancelled;
+    for (const auto& w : m.provers) {
+      if (!w->gpu) continue;
+      GpuInfo g;
+      g.ordinal = static_cast<uint32_t>(w->ordinal);
+      g.current_job_id = w->current_job;
+      g.current_proof_kind = w->current_kind;
+      s.gpus.push_back(g);
+    }
+  }
+#if defined(CUZK_HAVE_CUDA)
+  if (!s.gpus.empty()) {
+    const auto devices = gpu::list_devices();
+    for (GpuInfo& g : s.gpus) {
+      for (const auto& d : devices) {
+        if (d.ordinal != static_cast<int>(g.ordinal)) continue;
+        g.name = d.name;
+        g.vram_total_bytes = d.total_bytes;
+        g.vram_free_bytes = d.free_bytes;
+      }
+    }
+  }
+#endif
+  for (auto& [kind, q] : queues) {
+    q.proof_kind = kind;
+    s.queues.push_back(q);
+  }
+  s.uptime_seconds = static_cast<uint64_t>(seconds_between(m.started_at, Clock::now()));
+  return s;
+}
+
+namespace {
+
+uint64_t resident_set_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  uint64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+std::string Engine::metrics_text() const {
+  Impl& m = *impl_;
+  const EngineStatus s = status();
+  for (const char* kind : {"porep", "snap", "wpost", "winning"}) {
+    uint32_t pending = 0, running = 0;
+    for (const auto& q : s.queues) {
+      if (q.proof_kind != kind) continue;
+      pending = q.pending;
+      running = q.in_progress;
+    }
+    m.metrics.set("cuzk_queue_jobs", {{"kind", kind}, {"state", "pending"}}, pending);
+    m.metrics.set("cuzk_queue_jobs", {{"kind", kind}, {"state", "in_progress"}}, running);
+  }
+  {
+    std::lock_guard<std::mutex> lock(m.mu);
+    m.metrics.set("cuzk_prover_queue_partitions", {}, static_cast<double>(m.prover_queue.size()));
+  }
+  m.metrics.set("cuzk_memory_reserved_bytes", {}, static_cast<double>(s.memory_in_use_bytes));
+  m.metrics.set("cuzk_memory_reserved_peak_bytes", {}, static_cast<double>(m.budget.peak()));
+  m.metrics.set("cuzk_process_resident_bytes", {}, static_cast<double>(resident_set_bytes()));
+  for (const auto& srs : s.srs) {
+    for (const char* tier : {"hot", "warm", "cold"}) {
+      const bool here = (srs.tier == SrsTier::kHot && tier[0] == 'h') ||
+                        (srs.tier == SrsTier::kWarm && tier[0] == 'w') ||
+                        (srs.tier == SrsTier::kCold && tier[0] == 'c');
+      m.metrics.set("cuzk_srs_loaded_bytes", {{"circuit_id", srs.circuit_id}, {"tier", tier}},
+                    here && srs.tier != SrsTier::kCold ? static_cast<double>(srs.size_bytes) : 0);
+    }
+  }
+  m.metrics.set("cuzk_uptime_seconds", {}, static_cast<double>(s.uptime_seconds));
+  m.metrics.set("cuzk_queued_payload_bytes", {}, static_cast<double>(s.queued_payload_bytes));
+  m.metrics.set("cuzk_spooled_jobs", {}, static_cast<double>(s.spooled_jobs));
+  return m.metrics.render();
+}
+
+}  // namespace cuzk::engine

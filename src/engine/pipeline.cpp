@@ -1,0 +1,345 @@
+// The engine's workers: synthesis (preparing jobs, synthesizing partitions into the prover
+// queue) and one prover per device or CPU worker (proving, verifying, completing partitions).
+#include <algorithm>
+#include <chrono>
+#include <utility>
+
+#include "engine/engine_impl.hpp"
+#include "gpu/backend_factory.hpp"
+#include "groth16/proof_io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/verifier.hpp"
+#include "pce/spmv.hpp"
+#include "pce/witness_cs.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+// Parsing a payload holds at most this many times its bytes: the text, the JSON parser's tree and
+// the parsed vanilla proofs (the 51 MB C1 of a 32 GiB sector peaked at 365 MB, 7.1x, in
+// `cuzk-bench synth-only --mode metric`).
+constexpr uint64_t kParseFactor = 8;
+
+}  // namespace
+
+bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline) {
+  const auto next = scheduler.next(Clock::now(), stopping, deadline);
+  if (!next) return false;
+  task->job = next->job;
+  task->prepare = next->prepare;
+  task->partition = next->partition;
+  if (next->prepare) {
+    task->request = std::move(next->job->request);
+    task->spool_file = std::exchange(next->job->spool_file, {});
+    task->payload_bytes = std::exchange(next->job->payload_bytes, 0);
+  }
+  return true;
+}
+
+void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16::ProverTiming& t) {
+  const std::pair<const char*, double> phases[] = {
+      {"upload", t.upload_s},
+      {"spmv", t.spmv_s},
+      {"h_chain", t.quotient_s},
+      {"msm", t.msm_h_s + t.msm_l_s + t.msm_a_s + t.msm_b_g1_s + t.msm_b_g2_s}};
+  for (const auto& [name, s] : phases) {
+    if (s > 0)
+      metrics.observe("cuzk_partition_phase_seconds", {{"kind", kind}, {"phase", name}}, s);
+  }
+}
+
+void Engine::Impl::synthesis_loop() {
+  std::unique_lock<std::mutex> lock(mu);
+  for (;;) {
+    Task task;
+    std::optional<Clock::time_point> deadline;
+    while (!next_task(&task, &deadline)) {
+      if (stopping && scheduler.empty()) return;
+      if (deadline) {
+        work_cv.wait_until(lock, *deadline);
+      } else {
+        work_cv.wait_for(lock, std::chrono::milliseconds(200));
+      }
+      deadline.reset();
+    }
+    lock.unlock();
+    if (task.prepare) {
+      run_prepare(task);
+    } else {
+      run_partition(task.job, task.partition);
+    }
+    lock.lock();
+  }
+}
+
+bool Engine::Impl::reclaim_or(uint64_t bytes, const std::function<bool()>& abandon) {
+  srs.reclaim(bytes);
+  return abandon();
+}
+
+void Engine::Impl::run_prepare(Task& task) {
+  const std::shared_ptr<Job>& job = task.job;
+  ProofRequest& request = task.request;
+  const auto abandon = [this, job] {
+    std::lock_guard<std::mutex> g(mu);
+    return is_final(job->state) || (stopping && cancel_on_stop);
+  };
+  std::shared_ptr<const PreparedJob> work;
+  std::shared_ptr<SrsLease> lease;
+  Reservation resident;
+  uint64_t load_ms = 0;
+  std::string error;
+  try {
+    if (!task.spool_file.empty()) {
+      try {
+        PayloadSpool::read(task.spool_file, request);
+      } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("the spooled payload is unreadable: ") + e.what());
+      }
+    }
+    // The payload is parsed before anything heavy is loaded for it (a garbage payload naming a
+    // 32 GiB proof must not cost a 47 GiB parameter load), with the parse's memory reserved
+    // first: kParseFactor times the payload bounds the parsed form and the parser's transients.
+    const uint64_t parse_bytes = payload_size(request) * kParseFactor;
+    if (budget.limit() != 0 && parse_bytes > budget.capacity()) {
+      throw std::invalid_argument("the payload (" + std::to_string(payload_size(request)) +
+                                  " bytes) is too large to parse within the memory budget");
+    }
+    if (!budget.reserve(parse_bytes, [&] { return reclaim_or(parse_bytes, abandon); })) {
+      throw std::runtime_error("abandoned while waiting for memory to parse the payload");
+    }
+    {
+      Reservation parsing(&budget, parse_bytes);
+      work = job->handler->prepare(request, pool);
+    }
+    request = ProofRequest{};  // parsed: the raw payload is not needed any more
+    lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, &load_ms, abandon));
+    const uint64_t bytes = work->resident_bytes();
+    const uint64_t need = (*lease)->bytes + bytes + partition_reservation(**lease);
+    if (budget.limit() != 0 && need > budget.capacity()) {
+      throw std::invalid_argument(
+          job->circuit_id + " needs about " + std::to_string(need >> 20) +
+          " MiB (parameters, the parsed payload and one partition's working set); the memory "
+          "budget is " +
+          std::to_string(budget.capacity() >> 20) + " MiB");
+    }
+    if (!budget.reserve(bytes, [&] { return reclaim_or(bytes, abandon); })) {
+      throw std::runtime_error("the prepared job (" + std::to_string(bytes) +
+                               " bytes) does not fit the memory budget");
+    }
+    resident = Reservation(&budget, bytes);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  request = ProofRequest{};
+  std::lock_guard<std::mutex> lock(mu);
+  drop_payload(task.payload_bytes, task.spool_file);
+  job->preparing = false;
+  job->result.timings.srs_load_ms = load_ms;
+  if (!error.empty()) {
+    fail(job, error);
+    return;
+  }
+  if (is_final(job->state)) return;  // cancelled meanwhile
+  job->work = std::move(work);
+  job->srs = std::move(lease);
+  job->resident = std::move(resident);
+  job->partitions = job->work->partitions();
+  job->partition_proofs.assign(job->partitions, {});
+  job->prepared = true;
+  work_cv.notify_all();
+}
+
+void Engine::Impl::partition_abandoned(const std::shared_ptr<Job>& job) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (--job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
+}
+
+void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
+  std::shared_ptr<const PreparedJob> work;
+  std::shared_ptr<SrsLease> lease;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (is_final(job->state)) {
+      if (--job->in_flight == 0) release_job_resources(job);
+      return;
+    }
+    work = job->work;
+    lease = job->srs;
+  }
+  const auto abandon = [this, job] {
+    std::lock_guard<std::mutex> g(mu);
+    return is_final(job->state) || (stopping && cancel_on_stop);
+  };
+  const uint64_t bytes = partition_reservation(**lease);
+  if (!budget.reserve(bytes, [&] { return reclaim_or(bytes, abandon); })) {
+    partition_abandoned(job);
+    return;
+  }
+  ProverItem item{job, lease, k, nullptr, Reservation(&budget, bytes)};
+  const auto t0 = Clock::now();
+  try {
+    PartitionCircuit pc = work->partition(k);
+    auto synthesized = std::make_unique<SynthesizedPartition>();
+    synthesized->public_inputs = std::move(pc.public_inputs);
+    if (const auto& rc = (*lease)->pce) {
+      // Witness only, the circuit's pieces on the shared pool.
+      pce::WitnessCS cs(&pool);
+      cs.reserve(rc->num_inputs, rc->num_aux);
+      pc.circuit->synthesize(cs);
+      synthesized->witness = std::move(cs).finish();
+      pce::check_witness_shape(*rc, *synthesized->witness);
+      if (gpu_provers) item.reservation.shrink_to(synthesized->witness->bytes());
+    } else {
+      const ShapeHint& shape = (*lease)->shape;
+      synthesized->assignment.reserve(shape.rows, shape.inputs, shape.aux);
+      pc.circuit->synthesize(synthesized->assignment);
+      synthesized->assignment.add_input_constraints();
+    }
+    item.partition = std::move(synthesized);
+  } catch (const std::exception& e) {
+    std::lock_guard<std::mutex> lock(mu);
+    --job->in_flight;
+    fail(job, "partition " + std::to_string(k) + " synthesis: " + e.what());
+    if (job->in_flight == 0) release_job_resources(job);
+    return;
+  }
+  const double synth_s = seconds_between(t0, Clock::now());
+  metrics.observe("cuzk_partition_phase_seconds",
+                  {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
+  std::unique_lock<std::mutex> lock(mu);
+  job->result.timings.synthesis_ms += static_cast<uint64_t>(synth_s * 1e3);
+  const size_t bound = std::max(1u, config.synthesis_lookahead);
+  queue_cv.wait(lock, [&] {
+    return prover_queue.size() < bound || is_final(job->state) || (stopping && cancel_on_stop);
+  });
+  if (is_final(job->state)) {
+    if (--job->in_flight == 0) release_job_resources(job);
+    return;
+  }
+  prover_queue.push_back(std::move(item));
+  queue_cv.notify_all();
+}
+
+void Engine::Impl::prover_loop(ProverWorker& w) {
+  std::unique_lock<std::mutex> lock(mu);
+  for (;;) {
+    queue_cv.wait(lock, [&] { return !prover_queue.empty() || (stopping && scheduler.empty()); });
+    if (prover_queue.empty()) return;
+    ProverItem item = std::move(prover_queue.front());
+    prover_queue.pop_front();
+    queue_cv.notify_all();
+    const std::shared_ptr<Job> job = item.job;
+    if (is_final(job->state)) {
+      item.reservation.reset();
+      if (--job->in_flight == 0) release_job_resources(job);
+      continue;
+    }
+    w.current_job = job->id;
+    w.current_kind = job->kind_label;
+    if (job->assigned_gpu.empty()) job->assigned_gpu = w.name;
+    lock.unlock();
+
+    const LoadedSrs& srs_ref = **item.srs;
+    if (w.gpu && w.last_circuit != srs_ref.circuit_id) {
+      // One SRS resident per device: switching circuits drops the previous device copy.
+      w.backend->drop_caches();
+      w.last_circuit = srs_ref.circuit_id;
+    }
+    const auto t0 = Clock::now();
+    std::string error;
+    std::vector<uint8_t> bytes;
+    try {
+      const groth16::ProofRandomness rand = groth16::ProofRandomness::from_os();
+      groth16::ProverTiming pt;
+      const groth16::Proof proof =
+          item.partition->witness
+              ? w.backend->prove(
+                    srs_ref.params,
+                    groth16::PartitionInput::recorded(*item.partition->witness, *srs_ref.pce), rand,
+                    &pt)
+              : groth16::create_proof(srs_ref.params, item.partition->assignment, rand, *w.backend,
+                                      &pt);
+      observe_prover_phases(job->kind_label, pt);
+      const std::vector<Fr> inputs = std::move(item.partition->public_inputs);
+      item.partition.reset();  // a, b, c and the assignment are not needed any more
+      if (config.verify_proofs && !groth16::verify_proof(srs_ref.pvk, proof, inputs)) {
+        throw std::runtime_error("the proof does not verify against its public inputs");
+      }
+      const auto enc = groth16::encode_proof(proof);
+      bytes.assign(enc.begin(), enc.end());
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    const double prove_s = seconds_between(t0, Clock::now());
+    if (w.gpu && error.empty()) srs.mark_on_device(srs_ref.circuit_id);
+    item.reservation.reset();
+    metrics.add("cuzk_prover_busy_seconds_total", {{"worker", w.name}}, prove_s);
+    lock.lock();
+    w.busy_s += prove_s;
+    w.current_job.clear();
+    w.current_kind.clear();
+    --job->in_flight;
+    job->result.timings.gpu_compute_ms += static_cast<uint64_t>(prove_s * 1e3);
+    const unsigned k = item.index;
+    if (!error.empty()) {
+      fail(job, "partition " + std::to_string(k) + " on " + w.name + ": " + error);
+    } else if (!is_final(job->state)) {
+      metrics.observe("cuzk_partition_phase_seconds",
+                      {{"kind", job->kind_label}, {"phase", "prove"}}, prove_s);
+      metrics.add("cuzk_partitions_total", {{"kind", job->kind_label}}, 1);
+      job->partition_proofs[k] = std::move(bytes);
+      if (++job->done_partitions == job->partitions) finish(job, JobState::kCompleted, "");
+    }
+    if (job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
+  }
+}
+
+void Engine::Impl::start() {
+  const std::vector<std::string> kinds = groth16::plan_provers(config.backend, config.gpus);
+  gpu_provers = kinds.front() != "cpu";
+  if (gpu_provers) {
+    for (const std::string& kind : kinds) {
+      auto w = std::make_unique<ProverWorker>();
+      w->name = kind;
+      w->gpu = true;
+      w->ordinal = std::stoi(kind.substr(4));
+      w->pool = std::make_unique<ThreadPool>(config.threads);
+      w->backend = groth16::make_backend(kind, *w->pool);
+      provers.push_back(std::move(w));
+    }
+  } else {
+    for (unsigned i = 0; i < std::max(1u, config.cpu_workers); ++i) {
+      auto w = std::make_unique<ProverWorker>();
+      w->name = "cpu:" + std::to_string(i);
+      w->pool = std::make_unique<ThreadPool>(config.threads);
+      w->backend = groth16::make_backend("cpu", *w->pool);
+      provers.push_back(std::move(w));
+    }
+  }
+  metrics.set("cuzk_memory_budget_bytes", {}, static_cast<double>(budget.limit()));
+  for (auto& w : provers) {
+    ProverWorker* p = w.get();
+    p->thread = std::thread([this, p] { prover_loop(*p); });
+  }
+  for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
+    synth_threads.emplace_back([this] { synthesis_loop(); });
+}
+
+void Engine::Impl::stop_threads() {
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    stopping = true;
+    accepting = false;
+  }
+  work_cv.notify_all();
+  queue_cv.notify_all();
+  for (auto& t : synth_threads)
+    if (t.joinable()) t.join();
+  queue_cv.notify_all();
+  for (auto& w : provers)
+    if (w->thread.joinable()) w->thread.join();
+}
+
+}  // namespace cuzk::engine

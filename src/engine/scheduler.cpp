@@ -1,0 +1,122 @@
+#include "engine/scheduler.hpp"
+
+#include <algorithm>
+
+namespace cuzk::engine {
+
+uint32_t Scheduler::submit(const std::shared_ptr<Job>& job) {
+  job->seq = next_seq_++;
+  uint32_t ahead = 0;
+  for (const auto& p : pending_)
+    if (p->priority >= job->priority) ++ahead;
+  // A higher priority arrival flushes the group being collected, so that it is not held back
+  // behind the batch wait (the anchor's batch collector rule).
+  if (const auto head = pending_head(); head && job->priority > head->priority) {
+    for (const auto& j : collecting_group(head))
+      j->flush = true;
+  }
+  pending_.push_back(job);
+  return ahead;
+}
+
+std::shared_ptr<Job> Scheduler::pending_head() const {
+  std::shared_ptr<Job> best;
+  for (const auto& j : pending_) {
+    if (!best) {
+      best = j;
+      continue;
+    }
+    if (j->priority != best->priority) {
+      if (j->priority > best->priority) best = j;
+      continue;
+    }
+    if (o_.sort_by_type) {
+      const bool jm = j->circuit_id == last_released_circuit_;
+      const bool bm = best->circuit_id == last_released_circuit_;
+      if (jm != bm) {
+        if (jm) best = j;
+        continue;
+      }
+    }
+    if (j->seq < best->seq) best = j;
+  }
+  return best;
+}
+
+std::vector<std::shared_ptr<Job>> Scheduler::collecting_group(
+    const std::shared_ptr<Job>& head) const {
+  std::vector<std::shared_ptr<Job>> group;
+  for (const auto& j : pending_)
+    if (j->circuit_id == head->circuit_id && j->priority == head->priority) group.push_back(j);
+  std::sort(group.begin(), group.end(),
+            [](const auto& a, const auto& b) { return a->seq < b->seq; });
+  const size_t max = std::max(1u, o_.max_batch_size);
+  if (group.size() > max) group.resize(max);
+  return group;
+}
+
+bool Scheduler::try_release(Clock::time_point now, bool stopping,
+                            std::optional<Clock::time_point>* deadline) {
+  const std::shared_ptr<Job> head = pending_head();
+  if (!head) return false;
+  const std::vector<std::shared_ptr<Job>> group = collecting_group(head);
+  const auto due = head->submitted + std::chrono::milliseconds(o_.max_batch_wait_ms);
+  const bool ready =
+      group.size() >= std::max(1u, o_.max_batch_size) || o_.max_batch_wait_ms == 0 || now >= due ||
+      stopping || head->priority > static_cast<int>(Priority::kNormal) ||
+      std::any_of(group.begin(), group.end(), [](const auto& j) { return j->flush; });
+  if (!ready) {
+    if (deadline != nullptr) *deadline = due;
+    return false;
+  }
+  for (const auto& j : group) {
+    pending_.erase(std::find(pending_.begin(), pending_.end(), j));
+    j->released = true;
+    j->release_seq = next_release_++;
+    j->result.batch_size = static_cast<unsigned>(group.size());
+    released_.push_back(j);
+  }
+  last_released_circuit_ = head->circuit_id;
+  return true;
+}
+
+std::shared_ptr<Job> Scheduler::best_released() const {
+  std::shared_ptr<Job> best;
+  for (const auto& j : released_) {
+    if (is_final(j->state) || j->preparing) continue;
+    if (j->prepared && j->next_partition >= j->partitions) continue;
+    if (!best || j->priority > best->priority ||
+        (j->priority == best->priority && j->release_seq < best->release_seq)) {
+      best = j;
+    }
+  }
+  return best;
+}
+
+std::optional<Scheduler::Next> Scheduler::next(Clock::time_point now, bool stopping,
+                                               std::optional<Clock::time_point>* deadline) {
+  std::shared_ptr<Job> job = best_released();
+  const std::shared_ptr<Job> head = pending_head();
+  if (head && (!job || head->priority > job->priority)) {
+    if (try_release(now, stopping, deadline)) job = best_released();
+  }
+  if (!job) return std::nullopt;
+  Next n{job, false, 0};
+  if (!job->prepared) {
+    job->preparing = true;
+    job->state = JobState::kRunning;
+    job->started = now;
+    n.prepare = true;
+  } else {
+    n.partition = job->next_partition++;
+    ++job->in_flight;
+  }
+  return n;
+}
+
+void Scheduler::remove(const std::shared_ptr<Job>& job) {
+  pending_.erase(std::remove(pending_.begin(), pending_.end(), job), pending_.end());
+  released_.erase(std::remove(released_.begin(), released_.end(), job), released_.end());
+}
+
+}  // namespace cuzk::engine

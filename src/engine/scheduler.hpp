@@ -1,0 +1,68 @@
+// Scheduler: which job the pipeline works on next, with no threads and no locks of its own (the
+// engine calls it under its mutex), so that priorities, batching and pre-emption are tested
+// directly (tests/engine/scheduler_test.cpp).
+//
+// Submitted jobs wait in `pending`; the head (highest priority, then — with sort_by_type — the
+// circuit released last, then submission order) collects a group of up to max_batch_size jobs
+// of its circuit and priority, released together when the group is full, has waited
+// max_batch_wait_ms, a higher priority job arrived meanwhile, the engine stops, or the head is
+// HIGH or CRITICAL (those never wait to be batched). Released jobs are served one partition at a
+// time, highest priority first and then in release order, so a CRITICAL job takes the next
+// partition slot even while another job's partitions remain.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "engine/job.hpp"
+
+namespace cuzk::engine {
+
+class Scheduler {
+ public:
+  struct Options {
+    unsigned max_batch_size = 1;
+    uint64_t max_batch_wait_ms = 0;
+    bool sort_by_type = false;
+  };
+  explicit Scheduler(Options o) : o_(o) {}
+
+  // Queues `job` (sets its seq); returns the pending jobs ahead of it (same or higher priority).
+  uint32_t submit(const std::shared_ptr<Job>& job);
+
+  // The next piece of work at `now`: a released job to prepare, or its next partition (the job
+  // is marked: preparing and running, or in_flight + 1). Nullopt when nothing can run; then
+  // `deadline` (if given) gets the time a collecting batch will be released, if one is.
+  struct Next {
+    std::shared_ptr<Job> job;
+    bool prepare = false;
+    unsigned partition = 0;
+  };
+  std::optional<Next> next(Clock::time_point now, bool stopping,
+                           std::optional<Clock::time_point>* deadline);
+
+  // Forgets a job that became final (pending or released).
+  void remove(const std::shared_ptr<Job>& job);
+
+  const std::vector<std::shared_ptr<Job>>& pending() const { return pending_; }
+  const std::vector<std::shared_ptr<Job>>& released() const { return released_; }
+  bool empty() const { return pending_.empty() && released_.empty(); }
+
+ private:
+  std::shared_ptr<Job> pending_head() const;
+  std::vector<std::shared_ptr<Job>> collecting_group(const std::shared_ptr<Job>& head) const;
+  bool try_release(Clock::time_point now, bool stopping,
+                   std::optional<Clock::time_point>* deadline);
+  std::shared_ptr<Job> best_released() const;
+
+  Options o_;
+  std::vector<std::shared_ptr<Job>> pending_;   // submitted, not released (any order)
+  std::vector<std::shared_ptr<Job>> released_;  // released, not final
+  uint64_t next_seq_ = 0, next_release_ = 0;
+  std::string last_released_circuit_;
+};
+
+}  // namespace cuzk::engine

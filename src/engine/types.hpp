@@ -1,0 +1,124 @@
+// The engine's public value types: proof kinds and priorities (cuzk.v1's numbers), requests, job
+// states, results and status. Shared by the engine's interface (engine.hpp), its parts and the
+// proof kinds' handlers, which need these without the Engine class.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cuzk::engine {
+
+// Numbers as in cuzk.v1 ProofKind / Priority (proto/cuzk/v1/proving.proto).
+enum class ProofKind : int {
+  kUnspecified = 0,
+  kPorepSealCommit = 1,
+  kSnapDealsUpdate = 2,
+  kWindowPostPartition = 3,
+  kWinningPost = 4,
+};
+enum class Priority : int { kUnspecified = 0, kLow = 1, kNormal = 2, kHigh = 3, kCritical = 4 };
+
+// "porep", "snap", "wpost", "winning", "unspecified" (queue and metric labels).
+const char* proof_kind_label(ProofKind kind);
+
+// What SubmitProof carries (cuzk.v1 SubmitProofRequest).
+struct ProofRequest {
+  std::string request_id;  // idempotency key; empty: none
+  ProofKind kind = ProofKind::kUnspecified;
+  uint64_t sector_size = 0;
+  uint64_t registered_proof = 0;
+  Priority priority = Priority::kUnspecified;  // unspecified is treated as NORMAL
+  std::vector<uint8_t> vanilla_proof;          // PoRep: C1 output JSON (bare or c1.json wrapper)
+  std::vector<std::vector<uint8_t>> vanilla_proofs;
+  uint64_t sector_number = 0;
+  uint64_t miner_id = 0;
+  std::vector<uint8_t> randomness;
+  uint32_t partition_index = 0;
+  std::vector<uint8_t> comm_r_old, comm_r_new, comm_d_new;
+};
+
+enum class JobState { kPending, kRunning, kCompleted, kFailed, kCancelled };
+const char* job_state_name(JobState state);
+
+// Milliseconds, as AwaitProofResponse reports them.
+struct JobTimings {
+  uint64_t queue_wait_ms = 0;   // submit -> first partition starts
+  uint64_t srs_load_ms = 0;     // waiting for this job's parameters to load (0 when resident)
+  uint64_t synthesis_ms = 0;    // sum over partitions: circuit, public inputs, witness
+  uint64_t gpu_compute_ms = 0;  // sum over partitions: quotient, MSMs, assembly, self-verify
+  uint64_t total_ms = 0;        // submit -> finished
+};
+
+struct JobResult {
+  std::string job_id;
+  JobState state = JobState::kPending;
+  std::vector<uint8_t> proof;  // partition proofs concatenated, 192 bytes each
+  std::string error_message;
+  JobTimings timings;
+  unsigned batch_size = 0;  // jobs released together with this one (0: not released yet)
+};
+
+struct SubmitResult {
+  std::string job_id;
+  uint32_t queue_position = 0;  // jobs ahead of this one when it was queued
+  std::string assigned_gpu;     // empty until a worker takes it
+  bool duplicate = false;       // request_id seen before: the earlier job is returned
+};
+
+struct CancelResult {
+  bool found = false;
+  bool was_running = false;
+};
+
+struct GpuInfo {
+  uint32_t ordinal = 0;
+  std::string name;
+  uint64_t vram_total_bytes = 0, vram_free_bytes = 0;
+  std::string current_job_id, current_proof_kind;
+};
+
+enum class SrsTier { kHot = 0, kWarm = 1, kCold = 2 };  // as cuzk.v1 SRSStatus.Tier
+
+struct SrsInfo {
+  std::string circuit_id;
+  SrsTier tier = SrsTier::kCold;
+  uint64_t size_bytes = 0;
+  uint32_t ref_count = 0;
+};
+
+struct QueueInfo {
+  std::string proof_kind;
+  uint32_t pending = 0, in_progress = 0;
+};
+
+struct EngineStatus {
+  std::vector<GpuInfo> gpus;
+  std::vector<SrsInfo> srs;
+  std::vector<QueueInfo> queues;
+  uint64_t completed = 0, failed = 0, cancelled = 0;
+  uint64_t uptime_seconds = 0;
+  uint64_t memory_in_use_bytes = 0, memory_budget_bytes = 0;
+  uint64_t memory_peak_bytes = 0;     // highest reservation so far
+  uint64_t queued_payload_bytes = 0;  // payloads of queued jobs held in memory
+  uint64_t spooled_jobs = 0;          // queued jobs whose payload waits on disk
+};
+
+struct PreloadResult {
+  bool already_loaded = false;
+  uint64_t load_time_ms = 0;
+};
+struct EvictResult {
+  bool was_loaded = false;
+  uint64_t freed_bytes = 0;
+};
+
+// A known circuit whose parameter file is not in the parameter cache (fetch it, or fix
+// param_cache); other refusals of preload_srs / evict_srs are plain std::invalid_argument.
+class MissingParametersError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+}  // namespace cuzk::engine

@@ -1,0 +1,136 @@
+// The scheduler without threads: the order jobs and partitions are served in, batching by
+// circuit and priority, and pre-emption at partition boundaries.
+#include "engine/scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace cuzk::engine {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::shared_ptr<Job> job(const std::string& id, Priority p, const std::string& circuit = "c",
+                         Clock::time_point at = Clock::now()) {
+  auto j = std::make_shared<Job>();
+  j->id = id;
+  j->priority = effective_priority(p);
+  j->circuit_id = circuit;
+  j->submitted = at;
+  return j;
+}
+
+// Prepares whatever the scheduler hands out as a job of `partitions` partitions.
+struct Pipeline {
+  Scheduler s;
+  std::vector<std::string> order;  // "id" for a preparation, "id/k" for a partition
+  explicit Pipeline(Scheduler::Options o = {}) : s(o) {}
+  bool step(Clock::time_point now = Clock::now(), unsigned partitions = 2) {
+    const auto n = s.next(now, false, nullptr);
+    if (!n) return false;
+    if (n->prepare) {
+      n->job->preparing = false;
+      n->job->prepared = true;
+      n->job->partitions = partitions;
+      order.push_back(n->job->id);
+    } else {
+      order.push_back(n->job->id + "/" + std::to_string(n->partition));
+    }
+    return true;
+  }
+};
+
+TEST(Scheduler, HigherPriorityFirstThenSubmissionOrder) {
+  Pipeline r;
+  for (auto [id, p] : {std::pair{"low", Priority::kLow},
+                       {"n1", Priority::kNormal},
+                       {"unspec", Priority::kUnspecified},
+                       {"crit", Priority::kCritical},
+                       {"high", Priority::kHigh}})
+    r.s.submit(job(id, p));
+  while (r.step(Clock::now(), 1)) {
+  }
+  EXPECT_EQ(r.order, (std::vector<std::string>{"crit", "crit/0", "high", "high/0", "n1", "n1/0",
+                                               "unspec", "unspec/0", "low", "low/0"}));
+}
+
+TEST(Scheduler, AHigherPriorityJobTakesTheNextPartitionSlot) {
+  Pipeline r;
+  r.s.submit(job("porep", Priority::kNormal));
+  ASSERT_TRUE(r.step(Clock::now(), 10));  // prepared: 10 partitions
+  ASSERT_TRUE(r.step());                  // porep/0
+  r.s.submit(job("winning", Priority::kCritical));
+  ASSERT_TRUE(r.step(Clock::now(), 1));  // winning prepared before porep/1
+  ASSERT_TRUE(r.step());
+  ASSERT_TRUE(r.step());
+  EXPECT_EQ(r.order,
+            (std::vector<std::string>{"porep", "porep/0", "winning", "winning/0", "porep/1"}));
+}
+
+TEST(Scheduler, QueuePositionCountsJobsAheadAtTheSameOrHigherPriority) {
+  Scheduler s({});
+  EXPECT_EQ(s.submit(job("a", Priority::kNormal)), 0u);
+  EXPECT_EQ(s.submit(job("b", Priority::kHigh)), 0u);
+  EXPECT_EQ(s.submit(job("c", Priority::kNormal)), 2u);
+  EXPECT_EQ(s.submit(job("d", Priority::kLow)), 3u);
+}
+
+TEST(Scheduler, BatchesWaitUntilFullOrDue) {
+  const auto t0 = Clock::now();
+  Pipeline r({3, 1000, false});
+  r.s.submit(job("a", Priority::kNormal, "c", t0));
+  r.s.submit(job("b", Priority::kNormal, "c", t0));
+  std::optional<Clock::time_point> due;
+  EXPECT_FALSE(r.s.next(t0, false, &due).has_value());
+  ASSERT_TRUE(due.has_value());
+  EXPECT_EQ(*due, t0 + 1000ms);
+  EXPECT_TRUE(r.s.next(t0 + 1001ms, false, nullptr).has_value());  // due: released
+  EXPECT_EQ(r.s.released().size(), 2u);
+  EXPECT_EQ(r.s.released()[0]->result.batch_size, 2u);
+
+  Pipeline full({2, 60000, false});
+  full.s.submit(job("x", Priority::kNormal, "c", t0));
+  EXPECT_FALSE(full.s.next(t0, false, nullptr).has_value());
+  full.s.submit(job("y", Priority::kNormal, "c", t0));
+  EXPECT_TRUE(full.s.next(t0, false, nullptr).has_value());  // full: released at once
+}
+
+TEST(Scheduler, HighPriorityNeverWaitsAndFlushesTheCollectingBatch) {
+  const auto t0 = Clock::now();
+  Pipeline r({4, 60000, false});
+  r.s.submit(job("n", Priority::kNormal, "c", t0));
+  EXPECT_FALSE(r.s.next(t0, false, nullptr).has_value());
+  r.s.submit(job("h", Priority::kHigh, "c", t0));
+  while (r.step(t0, 1)) {
+  }
+  // The HIGH job first, then the flushed NORMAL batch, long before its wait.
+  EXPECT_EQ(r.order, (std::vector<std::string>{"h", "h/0", "n", "n/0"}));
+}
+
+TEST(Scheduler, SortByTypePrefersTheCircuitReleasedLast) {
+  Pipeline r({1, 0, true});
+  r.s.submit(job("a1", Priority::kNormal, "A"));
+  r.s.submit(job("b1", Priority::kNormal, "B"));
+  r.s.submit(job("a2", Priority::kNormal, "A"));
+  while (r.step(Clock::now(), 1)) {
+  }
+  EXPECT_EQ(r.order, (std::vector<std::string>{"a1", "a1/0", "a2", "a2/0", "b1", "b1/0"}));
+}
+
+TEST(Scheduler, FinalJobsAreNotServed) {
+  Pipeline r;
+  auto a = job("a", Priority::kNormal);
+  r.s.submit(a);
+  r.s.submit(job("b", Priority::kNormal));
+  a->state = JobState::kCancelled;
+  r.s.remove(a);
+  while (r.step(Clock::now(), 1)) {
+  }
+  EXPECT_EQ(r.order, (std::vector<std::string>{"b", "b/0"}));
+  EXPECT_FALSE(r.s.empty());  // b is released until it becomes final
+}
+
+}  // namespace
+}  // namespace cuzk::engine
