@@ -212,7 +212,9 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
   job->result.timings.synthesis_ms += static_cast<uint64_t>(synth_s * 1e3);
   const size_t bound = std::max(1u, config.synthesis_lookahead);
   queue_cv.wait(lock, [&] {
-    return prover_queue.size() < bound || is_final(job->state) || (stopping && cancel_on_stop);
+    // A CRITICAL partition (WinningPoSt) does not wait behind a full queue of others.
+    return prover_queue.size() < bound || job->priority >= static_cast<int>(Priority::kCritical) ||
+           is_final(job->state) || (stopping && cancel_on_stop);
   });
   if (is_final(job->state)) {
     if (--job->in_flight == 0) release_job_resources(job);
@@ -227,8 +229,13 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
   for (;;) {
     queue_cv.wait(lock, [&] { return !prover_queue.empty() || (stopping && scheduler.empty()); });
     if (prover_queue.empty()) return;
-    ProverItem item = std::move(prover_queue.front());
-    prover_queue.pop_front();
+    // The highest priority first, then the order they were synthesized in: a WinningPoSt
+    // partition is proved next, at the next partition boundary of the GPU.
+    auto best = prover_queue.begin();
+    for (auto it = prover_queue.begin(); it != prover_queue.end(); ++it)
+      if (it->job->priority > best->job->priority) best = it;
+    ProverItem item = std::move(*best);
+    prover_queue.erase(best);
     queue_cv.notify_all();
     const std::shared_ptr<Job> job = item.job;
     if (is_final(job->state)) {
