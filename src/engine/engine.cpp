@@ -273,7 +273,7 @@ struct Engine::Impl {
 
   SrsSpec resolve_srs(const std::string& id) const {
     for (const auto& [kind, h] : handlers) {
-      if (auto spec = h->srs_spec(id, config.param_cache)) return *spec;
+      if (auto spec = h->srs_spec(id, parameter_source(config))) return *spec;
     }
     throw std::invalid_argument("unknown circuit id \"" + id + "\"");
   }

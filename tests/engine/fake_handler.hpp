@@ -91,8 +91,7 @@ class FakeHandler final : public CircuitHandler {
         {"fake", std::stoull(id.substr(5)), "any", 1}};
   }
 
-  std::optional<SrsSpec> srs_spec(const std::string& id,
-                                  const std::filesystem::path&) const override {
+  std::optional<SrsSpec> srs_spec(const std::string& id, const ParameterSource&) const override {
     if (id.rfind("fake-", 0) != 0) return std::nullopt;
     SrsSpec spec;
     spec.circuit_id = id;
