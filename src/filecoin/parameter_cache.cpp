@@ -19,6 +19,7 @@
 #include "filecoin/blake2b.hpp"
 #include "filecoin/sha256.hpp"
 #include "groth16/bellperson_format.hpp"
+#include "util/bounded_json.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::filecoin {
@@ -204,14 +205,9 @@ std::string parameter_metadata_json(const ParameterMetadata& meta) {
 ParameterMetadata parse_parameter_metadata(std::string_view text, const std::string& name) {
   nlohmann::json j;
   try {
-    // Depth 2 at most: an object of scalars.
-    j = nlohmann::json::parse(text, [](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-      if (depth > 2) throw std::invalid_argument("nested deeper than a .meta is");
-      return true;
-    });
-  } catch (const std::exception& e) {
-    throw ParameterFileError(name + ": not a parameter .meta (" + escape_invalid_utf8(e.what()) +
-                             ")");
+    j = parse_json_bounded(text, 1);  // an object of scalars
+  } catch (const JsonLimitError& e) {
+    throw ParameterFileError(name + ": not a parameter .meta (" + e.what() + ")");
   }
   const auto bad = [&](const std::string& what) { throw ParameterFileError(name + ": " + what); };
   if (!j.is_object()) bad("expected a JSON object");
