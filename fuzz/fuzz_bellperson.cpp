@@ -1,5 +1,7 @@
-// bellperson .vk and .params (groth16/bellperson_format.hpp), every point checked: accepted
-// files serialize back to the same bytes.
+// bellperson .vk and .params (groth16/bellperson_format.hpp): accepted files serialize back to
+// the same bytes. The .vk points are fully checked; the bulk points on the curve only (a subgroup
+// check per point, ~1 s per seed under ASan, would leave no time to mutate; decoding and bounds
+// are what is fuzzed, the checks themselves are tested against vectors).
 #include <cstdint>
 #include <span>
 
@@ -20,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     const groth16::Parameters p =
-        groth16::parse_parameters(bytes, "fuzz.params", SubgroupCheck::kCheck, pool);
+        groth16::parse_parameters(bytes, "fuzz.params", SubgroupCheck::kSkipTrusted, pool);
     const std::vector<uint8_t> again = groth16::serialize_parameters(p);
     fuzz::require(std::equal(again.begin(), again.end(), bytes.begin(), bytes.end()),
                   ".params round trip");
