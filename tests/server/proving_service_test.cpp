@@ -31,6 +31,7 @@ class ServiceTest : public ::testing::Test {
     config.backend = "cpu";
     config.threads = 1;
     config.memory_budget_bytes = 1ull << 30;
+    config.pce_dir = dir_ / "pce";  // recorded circuits (the default lies beside param_cache)
     std::vector<std::shared_ptr<const engine::CircuitHandler>> handlers{
         std::make_shared<FakeHandler>(dir_, &log_)};
     engine_ = std::make_unique<engine::Engine>(config, handlers);
