@@ -1,11 +1,11 @@
-#include "filecoin/post_vanilla_proof.hpp"
+#include "filecoin/post/post_vanilla_proof.hpp"
 
 #include <stdexcept>
 #include <string>
 
 #include "filecoin/merkle_proof_codec.hpp"
 #include "filecoin/poseidon.hpp"
-#include "filecoin/post_challenges.hpp"
+#include "filecoin/post/post_challenges.hpp"
 #include "filecoin/sector_shape.hpp"
 
 namespace cuzk::filecoin {
