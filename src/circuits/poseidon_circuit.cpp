@@ -35,8 +35,10 @@ struct Elt {
   const std::optional<Fr>& val() const { return alloc ? alloc->value() : value; }
 };
 
-// acc += s * e, acc a combination (`acc.add(e.scale(s))`), merging by variable. Without
-// `terms` (a witness-only system) only the value.
+// acc += s * e, acc a combination (`acc.add(e.scale(s))`), merging by variable; only the value
+// without `terms` (a system that never reads the combinations: witness-only synthesis, and
+// counting without densities, 1.82 -> 0.056 us per constraint of a blank 32 GiB WindowPoSt
+// circuit, perf-log).
 void add_scaled(Elt& acc, const Elt& e, const Fr& s, std::vector<Term>& scratch, bool terms) {
   const std::optional<Fr>& ev = e.val();
   if (acc.value && ev) {
@@ -155,7 +157,7 @@ class PoseidonCircuit {
       : c_(c), t_(c.width()), elements_(std::move(elements)) {}
 
   AllocatedNum hash(ConstraintSystem& cs) {
-    terms_ = !cs.is_witness_only();
+    terms_ = cs.wants_linear_combinations();
     const size_t half = c_.half_full_rounds();
     full_round(Ns(cs, Name{"first round"}), true, false);
     for (size_t i = 1; i < half; ++i)
@@ -252,7 +254,7 @@ class PoseidonCircuit {
   size_t offset_ = 0;
   size_t round_ = 0;
   std::vector<Term> scratch_;
-  bool terms_ = true;  // build the combinations (false: a witness-only system)
+  bool terms_ = true;  // build the combinations (the system reads them)
 };
 
 }  // namespace
