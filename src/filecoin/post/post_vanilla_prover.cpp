@@ -61,20 +61,23 @@ Domain synthetic_value(uint64_t seed, uint64_t sector_id, std::string_view tag, 
 
 }  // namespace
 
-std::vector<std::vector<uint64_t>> fallback_sector_challenges(
-    const PoStConfig& config, const Domain& randomness, std::span<const uint64_t> sector_ids) {
+std::vector<std::vector<uint64_t>> fallback_sector_challenges(const PoStConfig& config,
+                                                              const Domain& randomness,
+                                                              std::span<const uint64_t> sector_ids,
+                                                              uint32_t first_partition) {
   if (!is_canonical_fr(randomness)) {
     throw std::invalid_argument("PoSt challenges: the randomness is not a field element");
   }
   const size_t per = config.sector_count;
-  const size_t count = config.kind == PoStKind::kWinning ? std::min<size_t>(sector_ids.size(), per)
-                                                         : sector_ids.size();
+  const bool winning = config.kind == PoStKind::kWinning;
+  const size_t count = winning ? std::min<size_t>(sector_ids.size(), per) : sector_ids.size();
+  const uint64_t first = winning ? 0 : uint64_t{first_partition} * per;
   std::vector<std::vector<uint64_t>> out;
   out.reserve(count);
   for (size_t s = 0; s < count; ++s) {
     // sector_index = partition * sectors per partition + i, i.e. the position in the list.
     out.push_back(post_leaf_challenges(randomness, sector_ids[s], config.sector_size,
-                                       config.challenge_count, config.api_version, s));
+                                       config.challenge_count, config.api_version, first + s));
   }
   return out;
 }

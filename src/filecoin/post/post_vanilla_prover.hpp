@@ -28,10 +28,12 @@
 
 namespace cuzk::filecoin {
 
-// One vector of challenges per sector id, in order (Winning: only the first sector's).
+// One vector of challenges per sector id, in order (Winning: only the first sector's). The ids
+// are all sectors of the PoSt, or (Window) those of partition `first_partition` onward.
 std::vector<std::vector<uint64_t>> fallback_sector_challenges(const PoStConfig& config,
                                                               const Domain& randomness,
-                                                              std::span<const uint64_t> sector_ids);
+                                                              std::span<const uint64_t> sector_ids,
+                                                              uint32_t first_partition = 0);
 
 struct SealedReplica {
   std::filesystem::path cache_dir;    // p_aux, t_aux, sc-02-data-tree-r-last*.dat
