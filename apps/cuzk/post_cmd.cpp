@@ -3,12 +3,14 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <stdexcept>
 
 #include "cs/circuit_metrics.hpp"
@@ -263,22 +265,26 @@ int run_vanilla(const PostOptions& o) {
   info.prover = o.actor_id;
   const uint64_t seal_proof =
       static_cast<uint64_t>(filecoin::seal_proof_for(c.sector_size, std::nullopt));
-  for (size_t i = 0; i < ids.size(); ++i) {
-    filecoin::FallbackPoStSectorProof p;
+  // Sectors are independent: one task each (a 2349-sector synthetic partition in seconds).
+  std::vector<filecoin::FallbackPoStSectorProof> made(ids.size());
+  ThreadPool pool(o.threads);
+  pool.run(ids.size(), [&](size_t i) {
     if (o.synthetic > 0) {
-      p = filecoin::synthetic_sector_proof(c, ids[i], o.synthetic_seed, challenges[i]);
-    } else {
-      const std::string name = "s-t0" + std::to_string(o.actor_id) + "-" + std::to_string(ids[i]);
-      const std::filesystem::path root = o.seal_dir;
-      try {
-        p = filecoin::prove_sealed_sector(
-            c, ids[i], {root / "cache" / name, root / "sealed" / name}, challenges[i]);
-      } catch (const std::invalid_argument& e) {
-        throw BadInput(e.what());
-      }
+      made[i] = filecoin::synthetic_sector_proof(c, ids[i], o.synthetic_seed, challenges[i]);
+      return;
     }
-    info.sectors.push_back({seal_proof, ids[i], p.comm_r});
-    proofs.push_back(filecoin::encode_fallback_post_sector_proof(p));
+    const std::string name = "s-t0" + std::to_string(o.actor_id) + "-" + std::to_string(ids[i]);
+    const std::filesystem::path root = o.seal_dir;
+    try {
+      made[i] = filecoin::prove_sealed_sector(
+          c, ids[i], {root / "cache" / name, root / "sealed" / name}, challenges[i]);
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(e.what());
+    }
+  });
+  for (size_t i = 0; i < ids.size(); ++i) {
+    info.sectors.push_back({seal_proof, ids[i], made[i].comm_r});
+    proofs.push_back(filecoin::encode_fallback_post_sector_proof(made[i]));
   }
   write_file(o.out, filecoin::vanilla_proofs_json(proofs));
   if (!o.public_path.empty()) write_file(o.public_path, filecoin::post_verify_info_json(info));
@@ -337,36 +343,57 @@ int run_satisfy(const PostOptions& o) {
   const std::vector<Fr> native = post::public_inputs(l.pp, l.info.randomness, sectors, part.index);
   const size_t per_slot = 1 + l.pp.challenge_count;
   // Slots share no variable: each is checked alone (the padding slots repeat the last one), so a
-  // 2349-slot partition needs the memory of one.
-  const auto t0 = Clock::now();
-  size_t constraints = 0;
-  for (size_t i = 0; i < part.real_slots; ++i) {
-    post::SectorCircuit slot;
+  // partition needs the memory of one slot per thread; the first failing slot is reported.
+  struct SlotResult {
+    std::string failure;  // empty: satisfied with the verifier's inputs
+    size_t constraints = 0;
+  };
+  std::vector<SlotResult> results(part.real_slots);
+  for (size_t i = 0; i < part.real_slots; ++i) {  // shape errors before any synthesis
     try {
-      slot = post::SectorCircuit::from_slot(part.slots[i], l.pp);
+      post::SectorCircuit::from_slot(part.slots[i], l.pp);
     } catch (const std::invalid_argument& e) {
       throw BadInput(e.what());
     }
+  }
+  ThreadPool pool(o.threads);
+  std::mutex progress_mu;
+  std::atomic<size_t> done{0};
+  auto last_report = Clock::now();
+  const auto t0 = Clock::now();
+  pool.run(part.real_slots, [&](size_t i) {
+    SlotResult& res = results[i];
+    const post::SectorCircuit slot = post::SectorCircuit::from_slot(part.slots[i], l.pp);
     TestConstraintSystem cs;
     {
       const Namespace outer(cs, gadgets::Name{"outer namespace"});
       slot.synthesize(gadgets::Ns(cs, gadgets::NameN{"sector_", i}));
     }
-    constraints = cs.num_constraints();
+    res.constraints = cs.num_constraints();
     if (const auto bad = cs.which_is_unsatisfied()) {
-      std::printf("NOT satisfied: slot %zu (sector %llu): first unsatisfied constraint %s\n", i,
-                  static_cast<unsigned long long>(part.slots[i].sector_id), bad->c_str());
-      return 1;
+      res.failure = "first unsatisfied constraint " + *bad;
+    } else if (!cs.verify_inputs(std::span<const Fr>(native.data() + i * per_slot, per_slot))) {
+      res.failure =
+          "its public inputs differ from the verifier's (comm_r and challenged leaves "
+          "from " +
+          o.public_path + ")";
     }
-    const std::span<const Fr> want(native.data() + i * per_slot, per_slot);
-    if (!cs.verify_inputs(want)) {
-      std::printf(
-          "NOT satisfied: slot %zu (sector %llu): its public inputs differ from the verifier's "
-          "(comm_r and challenged leaves from %s)\n",
-          i, static_cast<unsigned long long>(part.slots[i].sector_id), o.public_path.c_str());
-      return 1;
+    const size_t n = ++done;
+    std::lock_guard<std::mutex> lock(progress_mu);
+    if (seconds_since(last_report) > 10 && n < part.real_slots) {
+      last_report = Clock::now();
+      std::fprintf(stderr, "checked %zu/%zu slots (%.0f s)\n", n, part.real_slots,
+                   seconds_since(t0));
     }
+  });
+  for (size_t i = 0; i < part.real_slots; ++i) {
+    if (results[i].failure.empty()) continue;
+    std::printf("NOT satisfied: slot %zu (sector %llu): %s\n", i,
+                static_cast<unsigned long long>(part.slots[i].sector_id),
+                results[i].failure.c_str());
+    return 1;
   }
+  const size_t constraints = results.back().constraints;
   std::printf(
       "satisfied: %zu slot(s) of %zu constraints, public inputs equal the verifier's; "
       "%zu padding slot(s) repeat slot %zu (%.2f s)\n",
@@ -386,10 +413,11 @@ int run_prove(const PostOptions& o) {
   r.randomness = l.info.randomness;
   r.partition_index = o.partition;
   r.miner_id = l.info.prover;
+  ThreadPool pool(o.threads);
   auto t0 = Clock::now();
   filecoin::PoStJob job;
   try {
-    job = filecoin::decode_post_request(r);
+    job = filecoin::decode_post_request(r, &pool);
   } catch (const filecoin::PoStRequestError& e) {
     std::fprintf(stderr, "error: %s\nno proof written\n", e.what());
     return 1;
@@ -403,7 +431,6 @@ int run_prove(const PostOptions& o) {
     throw BadInput(o.public_path + ": its challenged sectors are not the vanilla proofs' sectors");
   }
   std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
-  ThreadPool pool(o.threads);
   t0 = Clock::now();
   const groth16::Parameters params = post::read_parameter_file(params_dir(o), job.params, pool);
   std::printf("%s: %u slot(s) x %u challenge(s); parameters read in %.2f s\n",

@@ -59,7 +59,7 @@ class PoStHandler final : public CircuitHandler {
     return id_prefix(kind_) + sector_size_suffix(c.sector_size);
   }
 
-  std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool&) const override {
+  std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool& pool) const override {
     filecoin::PoStRequest req;
     req.kind = kind_;
     req.registered_proof = r.registered_proof;
@@ -68,7 +68,7 @@ class PoStHandler final : public CircuitHandler {
     req.randomness = r.randomness;
     req.partition_index = r.partition_index;
     req.miner_id = r.miner_id;
-    return std::make_unique<PoStJobState>(filecoin::decode_post_request(req));
+    return std::make_unique<PoStJobState>(filecoin::decode_post_request(req, &pool));
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,

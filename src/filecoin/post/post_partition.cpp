@@ -1,5 +1,6 @@
 #include "filecoin/post/post_partition.hpp"
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -104,7 +105,7 @@ std::vector<uint64_t> slot_challenges(const FallbackPoStParams& pp, const Domain
 }
 
 void verify_partition(const FallbackPoStParams& pp, const Domain& randomness,
-                      const PoStPartition& partition) {
+                      const PoStPartition& partition, ThreadPool* pool) {
   pp.validate();
   if (partition.slots.size() != pp.sector_count || partition.real_slots == 0 ||
       partition.real_slots > partition.slots.size()) {
@@ -112,7 +113,7 @@ void verify_partition(const FallbackPoStParams& pp, const Domain& randomness,
                                 " slots (" + std::to_string(partition.real_slots) +
                                 " real), the circuit has " + std::to_string(pp.sector_count));
   }
-  for (size_t i = 0; i < partition.real_slots; ++i) {
+  const auto verify_slot = [&](size_t i) {
     const PoStSlot& s = partition.slots[i];
     const std::string where = "slot " + std::to_string(i) + ": ";
     try {
@@ -123,7 +124,23 @@ void verify_partition(const FallbackPoStParams& pp, const Domain& randomness,
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(where + e.what());
     }
+  };
+  if (pool == nullptr || partition.real_slots == 1) {
+    for (size_t i = 0; i < partition.real_slots; ++i)
+      verify_slot(i);
+    return;
   }
+  // Every slot is checked; the error reported is the first slot's, as the sequential loop's.
+  std::vector<std::exception_ptr> errors(partition.real_slots);
+  pool->run(partition.real_slots, [&](size_t i) {
+    try {
+      verify_slot(i);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 }  // namespace cuzk::filecoin

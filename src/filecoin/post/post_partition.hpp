@@ -22,6 +22,7 @@
 #include "filecoin/domain.hpp"
 #include "filecoin/post/post_config.hpp"
 #include "filecoin/post/post_vanilla_proof.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
 
@@ -53,10 +54,11 @@ PoStPartition winning_partition(const FallbackPoStParams& pp,
 std::vector<uint64_t> slot_challenges(const FallbackPoStParams& pp, const Domain& randomness,
                                       const PoStPartition& partition, size_t slot);
 
-// vanilla.rs `verify` of the partition's real slots. Throws MerkleProofError or
-// std::invalid_argument whose what() starts with "slot <i>: " and names the sector, challenge,
-// leaf and level.
+// vanilla.rs `verify` of the partition's real slots, in parallel on `pool` when given (a 2349-
+// sector 32 GiB partition is 2.3 * 10^5 Poseidon hashes, ~11 s on one core). Throws, for the
+// first failing slot, MerkleProofError or std::invalid_argument whose what() starts with
+// "slot <i>: " and names the sector, challenge, leaf and level.
 void verify_partition(const FallbackPoStParams& pp, const Domain& randomness,
-                      const PoStPartition& partition);
+                      const PoStPartition& partition, ThreadPool* pool = nullptr);
 
 }  // namespace cuzk::filecoin

@@ -26,7 +26,7 @@ PoStConfig post_request_config(PoStKind kind, uint64_t registered_proof, uint64_
   return c;
 }
 
-PoStJob decode_post_request(const PoStRequest& r) {
+PoStJob decode_post_request(const PoStRequest& r, ThreadPool* pool) {
   PoStJob job;
   job.config = post_request_config(r.kind, r.registered_proof, r.sector_size);
   job.params = fallback_post_params(job.config);
@@ -75,7 +75,7 @@ PoStJob decode_post_request(const PoStRequest& r) {
     throw PoStRequestError(e.what());
   }
   try {
-    verify_partition(job.params, job.randomness, job.partition);
+    verify_partition(job.params, job.randomness, job.partition, pool);
   } catch (const MerkleProofError& e) {
     throw PoStRequestError(std::string("vanilla proof refused: ") + e.what());
   } catch (const std::invalid_argument& e) {

@@ -59,7 +59,8 @@ struct PoStJob {
 // parsing: what the engine needs to queue it). PoStRequestError otherwise.
 PoStConfig post_request_config(PoStKind kind, uint64_t registered_proof, uint64_t sector_size);
 
-// Decodes, shapes and verifies. PoStRequestError with the reason for any bad field or proof.
-PoStJob decode_post_request(const PoStRequest& request);
+// Decodes, shapes and verifies (on `pool` when given). PoStRequestError with the reason for any
+// bad field or proof.
+PoStJob decode_post_request(const PoStRequest& request, ThreadPool* pool = nullptr);
 
 }  // namespace cuzk::filecoin
