@@ -221,7 +221,9 @@ TEST(Engine, CriticalWinningPoStIsProvedNextWhilePoRepPartitionsAreQueued) {
   std::vector<std::shared_ptr<const CircuitHandler>> handlers{
       std::make_shared<FakeHandler>(dir.path(), &log, ProofKind::kPorepSealCommit),
       std::make_shared<FakeHandler>(dir.path(), &log)};
-  Engine engine(Harness::base_config(), std::move(handlers));
+  EngineConfig config = Harness::base_config();
+  config.pce_dir = dir.path() / "pce";
+  Engine engine(config, std::move(handlers));
   const auto request = [](const std::string& tag, ProofKind kind, Priority priority,
                           const std::string& payload) {
     ProofRequest r;

@@ -76,6 +76,8 @@ TEST(PoStEngine, TwoKiBWinningAndWindowProofsVerifyAndBadJobsFailWithTheirReason
   EngineConfig config;
   config.backend = "cpu";
   config.param_cache = params.path();
+  post::test::TempDir pce("engine-post-pce");
+  config.pce_dir = pce.path();
   Engine engine(config);
 
   const Domain randomness = filecoin::fr_to_domain(Fr::from_u64(20260));
