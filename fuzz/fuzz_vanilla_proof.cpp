@@ -4,7 +4,7 @@
 #include <span>
 
 #include "filecoin/merkle_proof_codec.hpp"
-#include "filecoin/post_vanilla_proof.hpp"
+#include "filecoin/post/post_vanilla_proof.hpp"
 #include "fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

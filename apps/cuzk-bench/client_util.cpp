@@ -1,7 +1,5 @@
 #include "client_util.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -11,7 +9,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "filecoin/base64.hpp"
+#include "filecoin/post/post_files.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "util/text.hpp"
 
@@ -300,23 +298,10 @@ uint64_t registered_proof_sector_size(ProofKindArg kind, uint64_t id) {
 }
 
 std::vector<std::string> parse_vanilla_proofs(std::string_view file_bytes) {
-  const nlohmann::json doc = nlohmann::json::parse(file_bytes, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_array()) return {std::string(file_bytes)};
-  std::vector<std::string> proofs;
-  proofs.reserve(doc.size());
-  for (size_t i = 0; i < doc.size(); ++i) {
-    if (!doc[i].is_string()) {
-      throw std::invalid_argument("vanilla proofs: entry " + std::to_string(i) +
-                                  " is not a base64 string");
-    }
-    try {
-      const std::vector<uint8_t> bytes = filecoin::base64_decode(doc[i].get<std::string>());
-      proofs.emplace_back(bytes.begin(), bytes.end());
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument("vanilla proofs: entry " + std::to_string(i) + ": " + e.what());
-    }
-  }
-  return proofs;
+  std::vector<std::string> out;
+  for (const std::vector<uint8_t>& p : filecoin::parse_vanilla_proofs(file_bytes))
+    out.emplace_back(p.begin(), p.end());
+  return out;
 }
 
 }  // namespace cuzk::bench

@@ -6,6 +6,7 @@
 #include "oracle/bls_vectors.hpp"
 #include "pce_cmd.hpp"
 #include "porep_cmd.hpp"
+#include "post_cmd.hpp"
 #include "selfcheck.hpp"
 
 int main(int argc, char** argv) {
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
   cuzk::app::PceOptions pce;
   cuzk::app::add_pce_commands(app, pce);
 
+  cuzk::app::PostOptions post;
+  cuzk::app::add_post_commands(app, post);
+
   CLI11_PARSE(app, argc, argv);
   if (sc->parsed()) {
     selfcheck.bench = !no_bench;
@@ -44,6 +48,9 @@ int main(int argc, char** argv) {
   if (pce.action != cuzk::app::PceOptions::Action::kNone) return cuzk::app::run_pce(pce);
   if (porep.action != cuzk::app::PorepOptions::Action::kNone) {
     return cuzk::app::run_porep(porep);
+  }
+  if (post.action != cuzk::app::PostOptions::Action::kNone) {
+    return cuzk::app::run_post(post);
   }
   return cuzk::app::run_groth16(groth16);
 }

@@ -101,6 +101,37 @@ size_t base_path_length(TreeArity arity, size_t leaves) {
   return len;
 }
 
+AuthPath auth_path_of(const filecoin::MerkleProof& proof, TreeArity arity, uint64_t leaves) {
+  const filecoin::InclusionPath elements = proof.path();
+  const size_t want =
+      base_path_length(arity, leaves) + (arity.sub > 0 ? 1 : 0) + (arity.top > 0 ? 1 : 0);
+  if (elements.size() != want) {
+    throw std::invalid_argument("has " + std::to_string(elements.size()) +
+                                " path elements, the shape needs " + std::to_string(want));
+  }
+  std::vector<PathElement> levels;
+  levels.reserve(elements.size());
+  for (const filecoin::PathElement& e : elements) {
+    PathElement level;
+    level.hashes.reserve(e.hashes.size());
+    for (const filecoin::Domain& h : e.hashes) {
+      const std::optional<Fr> f = filecoin::try_domain_to_fr(h);
+      if (!f) {
+        throw std::invalid_argument("has a hash that is not a canonical field element (" +
+                                    filecoin::to_hex(h) + ")");
+      }
+      level.hashes.emplace_back(*f);
+    }
+    level.index = static_cast<size_t>(e.index);
+    levels.push_back(std::move(level));
+  }
+  try {
+    return AuthPath(arity, std::move(levels));
+  } catch (const std::invalid_argument& err) {
+    throw std::invalid_argument(std::string("has a bad level: ") + err.what());
+  }
+}
+
 AuthPath::AuthPath(TreeArity arity, std::vector<PathElement> levels) : arity_(arity) {
   arity.validate();
   const size_t extra = (arity.top > 0 ? 1 : 0) + (arity.sub > 0 ? 1 : 0);

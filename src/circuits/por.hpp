@@ -31,6 +31,7 @@
 #include "circuits/root.hpp"
 #include "circuits/tree_hash.hpp"
 #include "cs/constraint_system.hpp"
+#include "filecoin/merkle_proof.hpp"
 #include "filecoin/tree_shape.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
@@ -66,6 +67,13 @@ class AuthPath {
   TreeArity arity_;
   std::vector<PathElement> base_, sub_, top_;
 };
+
+// MerkleProof::as_options().into() (por.rs `From<Vec<(Vec<Option<Fr>>, Option<usize>)>>`): the
+// path of a vanilla proof as an AuthPath of a tree with `leaves` leaves. std::invalid_argument
+// (what() continues a sentence about the proof: "has 9 path elements, the shape needs 10") when
+// the path length or a level's sibling count does not fit, or a hash is not a canonical field
+// element (upstream panics there).
+AuthPath auth_path_of(const filecoin::MerkleProof& proof, TreeArity arity, uint64_t leaves);
 
 // Base levels of a tree with `leaves` leaves (rfp `base_path_length`): log_base(leaves per base
 // tree). std::invalid_argument unless that is a whole power.

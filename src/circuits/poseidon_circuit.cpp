@@ -1,5 +1,6 @@
 #include "circuits/poseidon_circuit.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -35,8 +36,10 @@ struct Elt {
   const std::optional<Fr>& val() const { return alloc ? alloc->value() : value; }
 };
 
-// acc += s * e, acc a combination (`acc.add(e.scale(s))`), merging by variable. Without
-// `terms` (a witness-only system) only the value.
+// acc += s * e, acc a combination (`acc.add(e.scale(s))`), merging by variable; only the value
+// without `terms` (a system that never reads the combinations: witness-only synthesis, and
+// counting without densities, 1.82 -> 0.056 us per constraint of a blank 32 GiB WindowPoSt
+// circuit, perf-log).
 void add_scaled(Elt& acc, const Elt& e, const Fr& s, std::vector<Term>& scratch, bool terms) {
   const std::optional<Fr>& ev = e.val();
   if (acc.value && ev) {
@@ -48,6 +51,25 @@ void add_scaled(Elt& acc, const Elt& e, const Fr& s, std::vector<Term>& scratch,
   const Term single{e.alloc ? e.alloc->variable() : kOne, Fr::one()};
   const std::span<const Term> add =
       e.alloc ? std::span<const Term>(&single, 1) : std::span<const Term>(e.terms);
+  // In place where the merge is trivial: the linear layers mostly add a combination over the
+  // same variables, or one newer variable (S-box outputs are allocated in increasing order).
+  if (acc.terms.empty()) {
+    acc.terms.reserve(add.size());
+    for (const Term& t : add)
+      acc.terms.push_back({t.var, t.coeff * s});
+    return;
+  }
+  if (add.size() == 1 && var_less(acc.terms.back().var, add[0].var)) {
+    acc.terms.push_back({add[0].var, add[0].coeff * s});
+    return;
+  }
+  if (add.size() == acc.terms.size() &&
+      std::equal(add.begin(), add.end(), acc.terms.begin(),
+                 [](const Term& a, const Term& b) { return a.var == b.var; })) {
+    for (size_t k = 0; k < add.size(); ++k)
+      acc.terms[k].coeff += add[k].coeff * s;
+    return;
+  }
   scratch.clear();
   scratch.reserve(acc.terms.size() + add.size());
   size_t i = 0, j = 0;
@@ -155,7 +177,7 @@ class PoseidonCircuit {
       : c_(c), t_(c.width()), elements_(std::move(elements)) {}
 
   AllocatedNum hash(ConstraintSystem& cs) {
-    terms_ = !cs.is_witness_only();
+    terms_ = cs.wants_linear_combinations();
     const size_t half = c_.half_full_rounds();
     full_round(Ns(cs, Name{"first round"}), true, false);
     for (size_t i = 1; i < half; ++i)
@@ -235,8 +257,10 @@ class PoseidonCircuit {
   // result[0] = sum_i elements[i] * w_hat[i]; result[j] = elements[j] + v_rest[j-1] * elements[0]
   // (`product_mds_with_sparse_matrix`).
   void product_sparse(const PoseidonSparseMatrix& s) {
+    // Summed from the last element down: elements 1.. share their variables and element 0 is the
+    // newest S-box output, so every step merges in place (the sum is the same in any order).
     Elt first;
-    for (size_t i = 0; i < t_; ++i)
+    for (size_t i = t_; i-- > 0;)
       add_scaled(first, elements_[i], s.w_hat[i], scratch_, terms_);
     for (size_t j = 1; j < t_; ++j) {
       if (elements_[j].alloc)
@@ -252,7 +276,7 @@ class PoseidonCircuit {
   size_t offset_ = 0;
   size_t round_ = 0;
   std::vector<Term> scratch_;
-  bool terms_ = true;  // build the combinations (false: a witness-only system)
+  bool terms_ = true;  // build the combinations (the system reads them)
 };
 
 }  // namespace

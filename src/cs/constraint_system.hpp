@@ -85,6 +85,14 @@ class ConstraintSystem {
       piece(i, *this);
   }
 
+  // False for a system that counts every constraint but never calls the linear-combination
+  // callbacks of enforce (the metric CS without densities), and for every witness-only one:
+  // gadgets that build combinations ahead of their constraints (the Poseidon circuit's linear
+  // layers) may then track values only. Unlike is_witness_only(), it allows no skipped
+  // constraint (MultiEq batches stay). A system that says false and still calls the callbacks
+  // gets wrong combinations.
+  virtual bool wants_linear_combinations() const { return !is_witness_only(); }
+
   // Convenience for already-built combinations (copies their terms when they are used).
   void enforce_lc(NameFn name, const LinearCombination& a, const LinearCombination& b,
                   const LinearCombination& c) {

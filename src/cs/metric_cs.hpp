@@ -46,6 +46,9 @@ class MetricCS final : public ConstraintSystem {
     }
   }
 
+  // Without density tracking no callback of enforce is called.
+  bool wants_linear_combinations() const override { return track_density_; }
+
   size_t num_inputs() const { return num_inputs_; }  // including ONE
   size_t num_aux() const { return num_aux_; }
   size_t num_constraints() const { return num_constraints_; }  // circuit constraints only

@@ -94,7 +94,7 @@ ShapeHint shape_of(const groth16::Parameters& params);
 // Host bytes of loaded parameters.
 uint64_t parameters_bytes(const groth16::Parameters& params);
 
-// The handlers this build serves (PoRep C2 today).
+// The handlers this build serves (PoRep C2, WindowPoSt partitions, WinningPoSt).
 std::vector<std::shared_ptr<const CircuitHandler>> default_handlers();
 
 // Circuit ids are "<kind>-<size suffix>" ("porep-32g"); the suffixes: 2k, 8m, 512m, 32g, 64g

@@ -193,8 +193,18 @@ SubmitResult Engine::submit(ProofRequest request) {
   std::string error;
   const auto h = m.handlers.find(request.kind);
   if (h == m.handlers.end()) {
+    // The cuzk.v1 names of the kinds this engine's handlers serve.
+    std::string supported;
+    for (const auto& [kind, handler] : m.handlers) {
+      static constexpr const char* kProtoNames[] = {"PROOF_KIND_UNSPECIFIED", "POREP_SEAL_COMMIT",
+                                                    "SNAP_DEALS_UPDATE", "WINDOW_POST_PARTITION",
+                                                    "WINNING_POST"};
+      const auto i = static_cast<size_t>(kind);
+      supported += (supported.empty() ? "" : ", ") +
+                   std::string(i < std::size(kProtoNames) ? kProtoNames[i] : "?");
+    }
     error = std::string("proof kind ") + std::to_string(static_cast<int>(request.kind)) + " (" +
-            job->kind_label + ") is not supported by this engine (supported: POREP_SEAL_COMMIT)";
+            job->kind_label + ") is not supported by this engine (supported: " + supported + ")";
   } else {
     job->handler = h->second;
     try {

@@ -213,6 +213,20 @@ MerkleTree open_tree_c(const std::filesystem::path& cache_dir, uint64_t nodes,
   return MerkleTree::from_base_trees(std::move(trees), shape);
 }
 
+unsigned tree_r_last_rows_to_discard(const std::filesystem::path& cache_dir,
+                                     const SectorShape& shape) {
+  const std::filesystem::path t_aux = cache_dir / cache_key::kTAux;
+  if (!std::filesystem::exists(t_aux)) {
+    return default_rows_to_discard(shape.nodes_per_base_tree(), shape.tree.base);
+  }
+  const MappedFile t(t_aux);
+  try {
+    return static_cast<unsigned>(decode_t_aux(t.bytes()).tree_r_last_config.rows_to_discard);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(t.path().string() + ": " + e.what());
+  }
+}
+
 MerkleTree open_tree_r_last(const std::filesystem::path& cache_dir,
                             const std::filesystem::path& replica_path, uint64_t nodes,
                             const TreeShape& shape, unsigned rows_to_discard) {

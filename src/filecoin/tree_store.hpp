@@ -30,6 +30,7 @@
 
 #include "filecoin/domain.hpp"
 #include "filecoin/merkle_tree.hpp"
+#include "filecoin/sector_shape.hpp"
 #include "filecoin/tree_shape.hpp"
 
 namespace cuzk::filecoin {
@@ -110,6 +111,11 @@ MerkleTree open_tree_c(const std::filesystem::path& cache_dir, uint64_t nodes,
 MerkleTree open_tree_r_last(const std::filesystem::path& cache_dir,
                             const std::filesystem::path& replica_path, uint64_t nodes,
                             const TreeShape& shape, unsigned rows_to_discard);
+// The rows a sector's tree_r_last files discard: t_aux's tree_r_last_config when `cache_dir` has
+// a t_aux (std::invalid_argument naming it when it does not decode), else
+// default_rows_to_discard for the shape.
+unsigned tree_r_last_rows_to_discard(const std::filesystem::path& cache_dir,
+                                     const SectorShape& shape);
 // Writes tree_c-* (all rows) / tree_r_last-* (level cache) of a built compound tree.
 void write_tree_c(const std::filesystem::path& cache_dir, const MerkleTree& tree);
 void write_tree_r_last(const std::filesystem::path& cache_dir, const MerkleTree& tree,

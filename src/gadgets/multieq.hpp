@@ -39,6 +39,7 @@ class MultiEq final : public ConstraintSystem {
   void push_namespace(NameFn name) override { cs_.push_namespace(name); }
   void pop_namespace() override { cs_.pop_namespace(); }
   bool is_witness_only() const override { return cs_.is_witness_only(); }
+  bool wants_linear_combinations() const override { return cs_.wants_linear_combinations(); }
   void alloc_bits(std::span<const uint64_t> words, size_t count) override {
     cs_.alloc_bits(words, count);
   }

@@ -34,32 +34,13 @@ Fr strict_fr(const filecoin::Domain& d, const char* what) {
                               " is not a canonical field element (" + filecoin::to_hex(d) + ")");
 }
 
-// MerkleProof::as_options().into() (por.rs `From<Vec<(Vec<Option<Fr>>, Option<usize>)>>`), with
-// the path length checked against the tree of `leaves` leaves.
+// por.rs's path conversion (circuits::auth_path_of), naming the proof when it does not fit.
 AuthPath auth_path(const filecoin::MerkleProof& proof, TreeArity arity, uint64_t leaves,
                    const char* what) {
-  const filecoin::InclusionPath elements = proof.path();
-  const size_t want =
-      circuits::base_path_length(arity, leaves) + (arity.sub > 0 ? 1 : 0) + (arity.top > 0 ? 1 : 0);
-  if (elements.size() != want) {
-    throw std::invalid_argument(std::string("porep circuit: ") + what + " has " +
-                                std::to_string(elements.size()) +
-                                " path elements, the shape needs " + std::to_string(want));
-  }
-  std::vector<circuits::PathElement> levels;
-  levels.reserve(elements.size());
-  for (const filecoin::PathElement& e : elements) {
-    circuits::PathElement level;
-    level.hashes.reserve(e.hashes.size());
-    for (const filecoin::Domain& h : e.hashes)
-      level.hashes.emplace_back(strict_fr(h, what));
-    level.index = static_cast<size_t>(e.index);
-    levels.push_back(std::move(level));
-  }
   try {
-    return AuthPath(arity, std::move(levels));
-  } catch (const std::invalid_argument& err) {
-    throw std::invalid_argument(std::string("porep circuit: ") + what + ": " + err.what());
+    return circuits::auth_path_of(proof, arity, leaves);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("porep circuit: ") + what + " " + e.what());
   }
 }
 

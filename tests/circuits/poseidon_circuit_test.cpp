@@ -280,5 +280,43 @@ TEST(PoseidonCircuit, MetricAndProvingSystemsAgreeWithTheTestSystem) {
   }
 }
 
+// A system that reads no combinations (as the metric CS without densities and witness-only
+// synthesis): it records values and counts, and calls no linear-combination callback.
+class ValuesOnlyCS final : public ConstraintSystem {
+ public:
+  Variable alloc(NameFn, ValueFn value) override {
+    aux.push_back(value());
+    return Variable::aux(static_cast<uint32_t>(aux.size() - 1));
+  }
+  Variable alloc_input(NameFn, ValueFn) override { return Variable::input(++inputs); }
+  void enforce(NameFn, LcFn, LcFn, LcFn) override { ++constraints; }
+  bool wants_linear_combinations() const override { return false; }
+  std::vector<Fr> aux;
+  uint32_t inputs = 0;
+  size_t constraints = 0;
+};
+
+TEST(PoseidonCircuit, ASystemThatReadsNoCombinationsGetsTheSameValuesAndCounts) {
+  std::mt19937_64 rng(12);
+  for (size_t arity : {2, 8, 11}) {
+    const std::vector<Fr> vals = random_frs(rng, arity);
+    TestConstraintSystem tcs;
+    poseidon_hash_circuit(tcs, alloc_nums(tcs, vals, "data "));
+    ValuesOnlyCS vcs;
+    const AllocatedNum out = poseidon_hash_circuit(vcs, alloc_nums(vcs, vals, "data "));
+    EXPECT_EQ(vcs.constraints, tcs.num_constraints()) << arity;
+    ASSERT_EQ(vcs.aux.size(), tcs.num_aux()) << arity;
+    EXPECT_TRUE(std::equal(vcs.aux.begin(), vcs.aux.end(), tcs.aux_values().begin())) << arity;
+    EXPECT_EQ(*out.value(),
+              filecoin::poseidon_hash(PoseidonCircuitConstants::standard(arity).base(), vals));
+    MetricCS counted(false);
+    std::vector<AllocatedNum> blank;
+    for (size_t i = 0; i < arity; ++i)
+      blank.push_back(AllocatedNum::alloc(counted, std::nullopt));
+    poseidon_hash_circuit(counted, blank);
+    EXPECT_EQ(counted.num_constraints(), tcs.num_constraints());
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::circuits

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -209,6 +210,61 @@ TEST(Engine, HigherPriorityFirstFifoWithinALevel) {
   for (const auto& id : ids)
     EXPECT_EQ(h.wait(id).state, JobState::kCompleted);
   EXPECT_EQ(h.first_partitions(), (std::vector<std::string>{"A", "D", "E", "C", "C2", "B"}));
+}
+
+// WinningPoSt must answer within seconds of winning a block: a CRITICAL WinningPoSt submitted
+// while a PoRep job's partitions are queued is synthesized at the next partition boundary and
+// proved before the PoRep partitions that were not yet synthesized.
+TEST(Engine, CriticalWinningPoStIsProvedNextWhilePoRepPartitionsAreQueued) {
+  TempDir dir;
+  SynthesisLog log;
+  std::vector<std::shared_ptr<const CircuitHandler>> handlers{
+      std::make_shared<FakeHandler>(dir.path(), &log, ProofKind::kPorepSealCommit),
+      std::make_shared<FakeHandler>(dir.path(), &log)};
+  EngineConfig config = Harness::base_config();
+  config.pce_dir = dir.path() / "pce";
+  Engine engine(config, std::move(handlers));
+  const auto request = [](const std::string& tag, ProofKind kind, Priority priority,
+                          const std::string& payload) {
+    ProofRequest r;
+    r.request_id = tag;
+    r.kind = kind;
+    r.sector_size = 1;
+    r.priority = priority;
+    r.vanilla_proof.assign(payload.begin(), payload.end());
+    return r;
+  };
+  // Six PoRep partitions of ~200 ms synthesis each, at Curio's PoRep priority.
+  const std::string porep =
+      engine.submit(request("R", ProofKind::kPorepSealCommit, Priority::kNormal, "6,200")).job_id;
+  for (int i = 0; i < 1000; ++i) {
+    const auto e = log.entries();
+    if (std::find(e.begin(), e.end(), "R/1") != e.end()) break;
+    std::this_thread::sleep_for(5ms);
+  }
+  const std::string winning =
+      engine.submit(request("W", ProofKind::kWinningPost, Priority::kCritical, "1,0")).job_id;
+  const auto w = engine.await(winning, 60s);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(w->state, JobState::kCompleted) << w->error_message;
+  // Proved before any PoRep partition synthesized after it arrived (R/2 takes 200 ms more).
+  const std::string m = engine.metrics_text();
+  const size_t at = m.find("cuzk_partitions_total{kind=\"porep\"} ");
+  const unsigned porep_done =
+      at == std::string::npos
+          ? 0
+          : std::stoul(m.substr(at + std::strlen("cuzk_partitions_total{kind=\"porep\"} ")));
+  EXPECT_LE(porep_done, 2u) << m;
+  const auto r = engine.await(porep, 60s);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->state, JobState::kCompleted);
+  EXPECT_LT(w->timings.total_ms, r->timings.total_ms);
+  EXPECT_EQ(log.entries(),
+            (std::vector<std::string>{"R/0", "R/1", "W/0", "R/2", "R/3", "R/4", "R/5"}));
+  // Status and metrics by kind: "winning" and "porep" each counted.
+  EXPECT_NE(
+      engine.metrics_text().find("cuzk_proofs_total{kind=\"winning\",outcome=\"completed\"} 1"),
+      std::string::npos);
 }
 
 TEST(Engine, QueuePositionCountsJobsAheadAtTheSameOrHigherPriority) {

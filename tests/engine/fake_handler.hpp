@@ -1,8 +1,9 @@
 // A proof kind for engine tests: a small random circuit (tests/groth16/random_circuit.hpp) whose
 // payload "P,M" asks for P partitions, each synthesized in about M ms, so scheduling can be
-// observed with real proofs in milliseconds; "P,M,D" also spends D ms in preparation. Its circuit
-// id is "fake-<sector_size>"; payload "bad" is refused as bad input. Every partition synthesis is
-// logged as "<request_id>/<k>".
+// observed with real proofs in milliseconds; "P,M,D" also spends D ms in preparation. It serves
+// WINNING_POST unless given another kind; its circuit id is "fake-<sector_size>" (another kind:
+// "fake<kind number>-<sector_size>"); payload "bad" is refused as bad input. Every partition
+// synthesis is logged as "<request_id>/<k>".
 #pragma once
 
 #include <algorithm>
@@ -97,13 +98,20 @@ class FakeJob final : public PreparedJob {
 class FakeHandler final : public CircuitHandler {
  public:
   // `dir` holds a stand-in parameter file per circuit (its size is the load estimate).
-  FakeHandler(std::filesystem::path dir, SynthesisLog* log) : dir_(std::move(dir)), log_(log) {}
+  FakeHandler(std::filesystem::path dir, SynthesisLog* log,
+              ProofKind kind = ProofKind::kWinningPost)
+      : dir_(std::move(dir)),
+        log_(log),
+        kind_(kind),
+        prefix_(kind == ProofKind::kWinningPost
+                    ? "fake-"
+                    : "fake" + std::to_string(static_cast<int>(kind)) + "-") {}
 
-  ProofKind kind() const override { return ProofKind::kWinningPost; }
+  ProofKind kind() const override { return kind_; }
 
   std::string circuit_id(const ProofRequest& r) const override {
     if (r.sector_size == 0) throw std::invalid_argument("fake: sector_size must be set");
-    return "fake-" + std::to_string(r.sector_size);
+    return prefix_ + std::to_string(r.sector_size);
   }
 
   std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool&) const override {
@@ -118,14 +126,14 @@ class FakeHandler final : public CircuitHandler {
   }
 
   std::optional<BlankCircuit> blank_circuit(const std::string& id) const override {
-    if (id.rfind("fake-", 0) != 0) return std::nullopt;
+    if (id.rfind(prefix_, 0) != 0) return std::nullopt;
     return BlankCircuit{
         std::make_unique<testing::RandomCircuit>(kFakeConstraints, 2, kFakeCircuitSeed),
-        {"fake", std::stoull(id.substr(5)), "any", 1}};
+        {"fake", std::stoull(id.substr(prefix_.size())), "any", 1}};
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id, const ParameterSource&) const override {
-    if (id.rfind("fake-", 0) != 0) return std::nullopt;
+    if (id.rfind(prefix_, 0) != 0) return std::nullopt;
     SrsSpec spec;
     spec.circuit_id = id;
     spec.file = dir_ / (id + ".params");
@@ -143,6 +151,8 @@ class FakeHandler final : public CircuitHandler {
  private:
   std::filesystem::path dir_;
   SynthesisLog* log_;
+  ProofKind kind_;
+  std::string prefix_;
 };
 
 }  // namespace cuzk::engine::test

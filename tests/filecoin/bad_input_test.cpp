@@ -12,7 +12,7 @@
 #include "filecoin/base64.hpp"
 #include "filecoin/c1_json.hpp"
 #include "filecoin/c1_wrapper.hpp"
-#include "filecoin/post_vanilla_proof.hpp"
+#include "filecoin/post/post_vanilla_proof.hpp"
 #include "oracle_file.hpp"
 #include "util/utf8.hpp"
 

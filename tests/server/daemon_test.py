@@ -674,6 +674,119 @@ def scenario_flood(ctx):
     d.stop_ok()
 
 
+def load_post(ctx, which):
+    """The vanilla proofs and verify info make_fixtures.sh made with `cuzk post vanilla`."""
+    base = os.path.join(ctx.post, which)
+    with open(base + ".json") as f:
+        proofs = [base64.b64decode(p) for p in json.load(f)]
+    with open(base + ".pub.json") as f:
+        pub = json.load(f)
+    return argparse.Namespace(proofs=proofs, pub=base + ".pub.json",
+                              randomness=base64.b64decode(pub["Randomness"]),
+                              registered=pub["Proofs"][0]["PoStProof"], prover=pub["Prover"])
+
+
+def post_request(v, kind, request_id="", **over):
+    winning = kind == "winning"
+    fields = dict(request_id=request_id,
+                  proof_kind=pb.WINNING_POST if winning else pb.WINDOW_POST_PARTITION,
+                  sector_size=2 * KIB, registered_proof=v.registered,
+                  priority=pb.CRITICAL if winning else pb.HIGH, vanilla_proofs=v.proofs,
+                  miner_id=v.prover, randomness=v.randomness, partition_index=0)
+    fields.update(over)
+    return pb.SubmitProofRequest(**fields)
+
+
+def check_post_proof(ctx, r, v, label):
+    check(status_name(r) == "COMPLETED", f"{label}: COMPLETED",
+          f"{status_name(r)} {r.error_message!r}")
+    check(len(r.proof) == 192, f"{label}: one 192-byte proof", f"{len(r.proof)} bytes")
+    check(r.synthesis_ms > 0 and r.gpu_compute_ms > 0,
+          f"{label}: timings (queue {r.queue_wait_ms}, srs {r.srs_load_ms}, synthesis "
+          f"{r.synthesis_ms}, prove {r.gpu_compute_ms}, total {r.total_ms} ms)")
+    path = os.path.join(ctx.tmp, f"proof-{label}.bin")
+    with open(path, "wb") as f:
+        f.write(r.proof)
+    out = subprocess.run([ctx.cuzk, "post", "verify", "--public", v.pub, "--proof-file", path,
+                          "--params", ctx.post_params, "--allow-insecure-params"],
+                         capture_output=True, text=True)
+    check(out.returncode == 0 and "OK" in out.stdout,
+          f"{label}: the proof verifies with `cuzk post verify`", out.stdout + out.stderr)
+
+
+def scenario_post(ctx):
+    """WinningPoSt (CRITICAL) and a WindowPoSt partition (HIGH, Curio's request id with spaces
+    and brackets) of sealed 2 KiB sectors: COMPLETED, the proofs verify; bad vanilla proofs,
+    wrong sector counts, randomness that is not a field element, a partition index out of range
+    and a registered proof of the other kind FAIL with their reason while the daemon keeps
+    serving; status and metrics by kind."""
+    d = Daemon(ctx, "post", config=f'[srs]\nparam_cache = "{ctx.post_params}"')
+    win, wdp = load_post(ctx, "winning"), load_post(ctx, "window")
+    check(len(win.proofs) == 1 and len(wdp.proofs) == 2 and win.registered == 0 and
+          wdp.registered == 10, "fixtures: Winning 2 KiB V1 of 1 sector, Window 2 KiB V1_2 of 2")
+    wd_id = "wdpost-1000-0-[5 5 5 5 5 5 5 5]"  # as WindowPoStCuzk formats randomness[:8]
+    jw = d.stub.SubmitProof(post_request(win, "winning", "winpost-1000-0505050505050505")).job_id
+    jd = d.stub.SubmitProof(post_request(wdp, "window", wd_id)).job_id
+    again = d.stub.SubmitProof(post_request(wdp, "window", wd_id)).job_id
+    check(again == jd, "resubmitting Curio's request id returns the same job", f"{jd} {again}")
+    check_post_proof(ctx, await_final(d.stub, jw), win, "WinningPoSt")
+    check_post_proof(ctx, await_final(d.stub, jd), wdp, "WindowPoSt")
+
+    tampered = [bytearray(p) for p in wdp.proofs]
+    tampered[1][100] ^= 1  # inside sector 2's first inclusion proof
+    cases = [
+        ("tampered vanilla proof", "window", dict(vanilla_proofs=[bytes(p) for p in tampered]),
+         "vanilla proof refused: slot 1: PoSt sector 2"),
+        ("truncated vanilla proof", "winning", dict(vanilla_proofs=[win.proofs[0][:-1]]),
+         "vanilla proof 0 is malformed"),
+        ("two sectors for WinningPoSt", "winning", dict(vanilla_proofs=wdp.proofs),
+         "2 vanilla proofs: a winning PoSt takes exactly 1"),
+        ("three sectors for a 2 KiB partition", "window",
+         dict(vanilla_proofs=wdp.proofs + wdp.proofs[:1]),
+         "3 vanilla proofs: a window PoSt partition takes 1 to 2"),
+        ("no vanilla proofs", "window", dict(vanilla_proofs=[]), "0 vanilla proofs"),
+        ("randomness of 31 bytes", "window", dict(randomness=wdp.randomness[:31]),
+         "randomness must be 32 bytes, got 31"),
+        ("randomness >= p", "winning", dict(randomness=b"\xff" * 32),
+         "is not a valid field element"),
+        ("partition index 3000", "window", dict(partition_index=3000),
+         "partition_index 3000 out of range"),
+        ("WinningPoSt partition 1", "winning", dict(partition_index=1),
+         "a winning PoSt has one partition"),
+        ("a Window proof type on WINNING_POST", "winning", dict(registered_proof=10),
+         "is not a winning PoSt proof"),
+        ("sector size vs registered proof", "window", dict(sector_size=8 * MIB),
+         "sector_size 8388608 does not match registered proof StackedDrgWindow2KiBV1_2"),
+    ]
+    for label, kind, over, expect in cases:
+        v = win if kind == "winning" else wdp
+        r = await_final(d.stub, d.stub.SubmitProof(post_request(v, kind, **over)).job_id, 120)
+        check(status_name(r) == "FAILED" and expect in r.error_message and not r.proof,
+              f"{label}: FAILED with {expect!r}", f"{status_name(r)} {r.error_message!r}")
+    # Still serving: a short (padded) partition of sector 2 alone.
+    short = argparse.Namespace(**vars(wdp))
+    short.proofs = wdp.proofs[1:]
+    r = await_final(d.stub, d.stub.SubmitProof(post_request(short, "window")).job_id)
+    check(status_name(r) == "COMPLETED" and len(r.proof) == 192,
+          "after the failures, a padded one-sector partition COMPLETED",
+          f"{status_name(r)} {r.error_message!r}")
+    st = d.stub.GetStatus(pb.GetStatusRequest())
+    srs = {s.circuit_id for s in st.loaded_srs}
+    check(st.total_proofs_completed == 3 and st.total_proofs_failed == len(cases) and
+          {"winning-2k", "wpost-2k"} <= srs,
+          "GetStatus: 3 completed, the failures counted, winning-2k and wpost-2k loaded", str(st))
+    text = d.stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    for line in ('cuzk_proofs_total{kind="winning",outcome="completed"} 1',
+                 'cuzk_proofs_total{kind="wpost",outcome="completed"} 2',
+                 'cuzk_partitions_total{kind="wpost"} 2',
+                 'cuzk_queue_jobs{kind="winning",state="pending"} 0'):
+        check(line in text, f"GetMetrics: {line}")
+    d.stop_ok()
+    log = d.log_text()
+    check(f"request_id={wd_id}" in log or f'request_id="{wd_id}"' in log,
+          "the job log names Curio's request id", log[-2000:])
+
+
 SCENARIOS = {
     "basic": scenario_basic,
     "errors": scenario_errors,
@@ -682,6 +795,7 @@ SCENARIOS = {
     "disconnect": scenario_disconnect,
     "sigterm": scenario_sigterm,
     "flood": scenario_flood,
+    "post": scenario_post,
 }
 
 
@@ -692,7 +806,8 @@ def main():
     ap.add_argument("--daemon", required=True)
     ap.add_argument("--cuzk", required=True)
     ap.add_argument("--proto", required=True, help="the folder holding cuzk/v1/proving.proto")
-    ap.add_argument("--fixtures", required=True, help="params/ and c1/ from make_fixtures.sh")
+    ap.add_argument("--fixtures", required=True,
+                    help="params/, c1/, post-params/ and post/ from make_fixtures.sh")
     args = ap.parse_args()
     try:
         import grpc as grpc_module
@@ -722,7 +837,9 @@ def main():
 
         ctx = argparse.Namespace(daemon=args.daemon, cuzk=args.cuzk, tmp=tmp, daemons=[],
                                  params=os.path.join(args.fixtures, "params"),
-                                 c1=os.path.join(args.fixtures, "c1", C1_NAME))
+                                 c1=os.path.join(args.fixtures, "c1", C1_NAME),
+                                 post=os.path.join(args.fixtures, "post"),
+                                 post_params=os.path.join(args.fixtures, "post-params"))
         ctx.c1_bytes = open(ctx.c1, "rb").read() if os.path.exists(ctx.c1) else b""
         from google.protobuf import __version__ as protobuf_version
         from google.protobuf.internal import api_implementation

@@ -1,4 +1,4 @@
-#include "filecoin/post_challenges.hpp"
+#include "filecoin/post/post_challenges.hpp"
 
 #include <array>
 #include <stdexcept>

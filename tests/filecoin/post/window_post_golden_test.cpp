@@ -3,7 +3,7 @@
 // comm_r = Poseidon_2(comm_c, comm_r_last) against the sealed CID of postpub.json, and the path
 // positions against the challenges derived from its randomness, prover and sector (facts 6.6, 10).
 // Flipped bytes in the file must fail verification naming the challenge and the level.
-#include "filecoin/post_vanilla_proof.hpp"
+#include "filecoin/post/post_vanilla_proof.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include "filecoin/commcid.hpp"
 #include "filecoin/merkle_proof_codec.hpp"
 #include "filecoin/poseidon.hpp"
-#include "filecoin/post_challenges.hpp"
+#include "filecoin/post/post_challenges.hpp"
 #include "filecoin/replica_id.hpp"
 #include "oracle_file.hpp"
 

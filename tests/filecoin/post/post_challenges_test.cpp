@@ -1,7 +1,7 @@
 // PoSt challenges (facts sheet 6.6): the golden 32 GiB Window PoSt leaf challenges of the oracle
 // (curio_golden_window_post_32GiB), the challenge-index rule of fallback/utils.rs per API
 // version, and the hash layouts restated here from vanilla.rs.
-#include "filecoin/post_challenges.hpp"
+#include "filecoin/post/post_challenges.hpp"
 
 #include <gtest/gtest.h>
 

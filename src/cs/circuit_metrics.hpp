@@ -1,0 +1,30 @@
+// The size of a circuit, counted with the metric CS (no constraints stored, no witness
+// evaluated), so a 10^8-constraint partition (PoRep 32 GiB, a WindowPoSt partition) is measured
+// in seconds and a few tens of MB: what `cuzk porep info` / `cuzk post info` print and the count
+// oracles compare with the facts sheet (7.1, 7.4).
+#pragma once
+
+#include <cstddef>
+
+#include "cs/constraint_system.hpp"
+
+namespace cuzk {
+
+struct CircuitMetrics {
+  size_t inputs = 0;  // including ONE
+  size_t aux = 0;
+  size_t constraints = 0;  // circuit constraints (TestConstraintSystem / MetricCS count)
+  // With density tracking:
+  size_t a_aux_density = 0, b_input_density = 0, b_aux_density = 0;
+  bool has_density = false;
+  double seconds = 0;
+
+  // Rows of the proving assignment: constraints plus one input * 0 = 0 per input.
+  size_t prover_rows() const { return constraints + inputs; }
+  // The Groth16 evaluation domain: the smallest power of two >= prover_rows().
+  size_t domain_size() const;
+};
+
+CircuitMetrics measure_circuit(const Circuit& circuit, bool track_density);
+
+}  // namespace cuzk

@@ -1,0 +1,128 @@
+#include "engine/post_handler.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "filecoin/post/post_request.hpp"
+#include "post/fallback_circuit.hpp"
+#include "post/parameter_cache.hpp"
+#include "post/public_inputs.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+using filecoin::PoStKind;
+
+const char* id_prefix(PoStKind kind) {
+  return kind == PoStKind::kWinning ? "winning-" : "wpost-";
+}
+
+class PoStJobState final : public PreparedJob {
+ public:
+  explicit PoStJobState(filecoin::PoStJob job) : job_(std::move(job)) {}
+
+  unsigned partitions() const override { return 1; }
+  // The slots' inclusion paths (padding slots are copies too): sibling hashes, leaves, indices.
+  uint64_t resident_bytes() const override {
+    uint64_t bytes = 0;
+    for (const filecoin::PoStSlot& s : job_.partition.slots)
+      for (const filecoin::MerkleProof& p : s.proof.inclusion_proofs)
+        bytes += 128 + p.path_length() * (64 + 32 * (job_.params.tree.base - 1));
+    return bytes;
+  }
+
+  PartitionCircuit partition(unsigned k) const override {
+    if (k != 0) throw std::invalid_argument("a PoSt job has one partition");
+    PartitionCircuit out;
+    out.public_inputs = post::public_inputs(job_.params, job_.randomness, job_.partition);
+    out.circuit = std::make_unique<post::FallbackPoStCircuit>(
+        post::FallbackPoStCircuit::from_partition(job_.partition, job_.params));
+    return out;
+  }
+
+ private:
+  filecoin::PoStJob job_;
+};
+
+class PoStHandler final : public CircuitHandler {
+ public:
+  explicit PoStHandler(PoStKind kind) : kind_(kind) {}
+
+  ProofKind kind() const override {
+    return kind_ == PoStKind::kWinning ? ProofKind::kWinningPost : ProofKind::kWindowPostPartition;
+  }
+
+  std::string circuit_id(const ProofRequest& r) const override {
+    const filecoin::PoStConfig c =
+        filecoin::post_request_config(kind_, r.registered_proof, r.sector_size);
+    return id_prefix(kind_) + sector_size_suffix(c.sector_size);
+  }
+
+  std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool& pool) const override {
+    filecoin::PoStRequest req;
+    req.kind = kind_;
+    req.registered_proof = r.registered_proof;
+    req.sector_size = r.sector_size;
+    req.vanilla_proofs = r.vanilla_proofs;
+    req.randomness = r.randomness;
+    req.partition_index = r.partition_index;
+    req.miner_id = r.miner_id;
+    return std::make_unique<PoStJobState>(filecoin::decode_post_request(req, &pool));
+  }
+
+  std::optional<SrsSpec> srs_spec(const std::string& id,
+                                  const ParameterSource& source) const override {
+    const auto pp = params_of(id);
+    if (!pp) return std::nullopt;
+    SrsSpec spec;
+    spec.circuit_id = id;
+    spec.file = post::parameter_files(source.dir, *pp).params;
+    spec.load = [source, pp = *pp](ThreadPool& pool) {
+      return post::read_parameter_file(source.dir, pp, source.checks, pool);
+    };
+    return spec;
+  }
+
+  std::optional<BlankCircuit> blank_circuit(const std::string& id) const override {
+    const auto pp = params_of(id);
+    if (!pp) return std::nullopt;
+    BlankCircuit out;
+    out.circuit =
+        std::make_unique<post::FallbackPoStCircuit>(post::FallbackPoStCircuit::blank(*pp));
+    // Window V1 and V1_2 differ in their challenges only: one circuit, "any" API version.
+    out.identity = {kind_ == PoStKind::kWinning ? "winning-post" : "window-post", pp->sector_size,
+                    "any", post::kFallbackPoStCircuitVersion};
+    return out;
+  }
+
+ private:
+  // nullopt for another handler's id; std::invalid_argument for an id with this prefix and an
+  // unknown size.
+  std::optional<filecoin::FallbackPoStParams> params_of(const std::string& id) const {
+    const std::string prefix = id_prefix(kind_);
+    if (id.rfind(prefix, 0) != 0) return std::nullopt;
+    for (uint32_t p = 0; p < filecoin::kPoStProofCount; ++p) {
+      const filecoin::PoStProofInfo& info = filecoin::post_proof_info(p);
+      if (info.kind == kind_ && prefix + sector_size_suffix(info.sector_size) == id) {
+        return filecoin::fallback_post_params(filecoin::post_config(kind_, info.sector_size));
+      }
+    }
+    throw std::invalid_argument("unknown circuit id \"" + id + "\" (" + prefix +
+                                "2k, 8m, 512m, 32g or 64g)");
+  }
+
+  PoStKind kind_;
+};
+
+}  // namespace
+
+std::shared_ptr<const CircuitHandler> make_winning_post_handler() {
+  return std::make_shared<PoStHandler>(PoStKind::kWinning);
+}
+
+std::shared_ptr<const CircuitHandler> make_window_post_handler() {
+  return std::make_shared<PoStHandler>(PoStKind::kWindow);
+}
+
+}  // namespace cuzk::engine

@@ -1,0 +1,112 @@
+#include "post/parameter_cache.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "cs/key_assembly.hpp"
+#include "groth16/setup.hpp"
+#include "post/fallback_circuit.hpp"
+
+namespace cuzk::post {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// merkle/tree.rs `MerkleTreeWrapper::display`.
+std::string tree_display(const filecoin::TreeShape& t) {
+  return "merkletree-poseidon_hasher-" + std::to_string(t.base) + "-" + std::to_string(t.sub) +
+         "-" + std::to_string(t.top);
+}
+
+std::string circuit_name(const filecoin::FallbackPoStParams& pp) {
+  return "the PoSt circuit of " + std::to_string(pp.sector_count) + " slot(s) x " +
+         std::to_string(pp.challenge_count) + " challenge(s), sector size " +
+         std::to_string(pp.sector_size);
+}
+
+void require_file(const std::filesystem::path& p, const filecoin::FallbackPoStParams& pp) {
+  if (!std::filesystem::exists(p)) {
+    throw std::runtime_error("no parameters for " + circuit_name(pp) + ": " + p.string() +
+                             " is missing (make test parameters with `cuzk post params`)");
+  }
+}
+
+void check_ic(const groth16::VerifyingKey& vk, const filecoin::FallbackPoStParams& pp,
+              const std::filesystem::path& file) {
+  const uint64_t want = 1 + pp.public_input_count();
+  if (vk.ic.size() != want) {
+    throw std::runtime_error(file.string() + ": " + std::to_string(vk.ic.size()) + " IC points, " +
+                             circuit_name(pp) + " has " + std::to_string(want) + " inputs");
+  }
+}
+
+}  // namespace
+
+std::string parameter_identifier(const filecoin::FallbackPoStParams& pp) {
+  return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(pp.sector_size) +
+         ", challenge_count: " + std::to_string(pp.challenge_count) +
+         ", sector_count: " + std::to_string(pp.sector_count) + "}";
+}
+
+std::string parameter_cache_id(const filecoin::FallbackPoStParams& pp) {
+  return filecoin::parameter_cache_id("proof-of-spacetime-fallback-" + tree_display(pp.tree),
+                                      parameter_identifier(pp));
+}
+
+ParameterFiles parameter_files(const std::filesystem::path& dir,
+                               const filecoin::FallbackPoStParams& pp) {
+  return filecoin::parameter_files(dir, parameter_cache_id(pp));
+}
+
+groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams& pp,
+                                             std::string_view seed, ThreadPool& pool,
+                                             SetupTiming* timing) {
+  const auto t0 = Clock::now();
+  KeyAssembly assembly;
+  FallbackPoStCircuit::blank(pp).synthesize(assembly);
+  const R1cs r1cs = assembly.finish();
+  const auto t1 = Clock::now();
+  groth16::Parameters params = groth16::generate_parameters_insecure(
+      r1cs, groth16::ToxicWaste::insecure_from_seed(seed), pool);
+  if (timing != nullptr) {
+    timing->synthesis_s = std::chrono::duration<double>(t1 - t0).count();
+    timing->setup_s = std::chrono::duration<double>(Clock::now() - t1).count();
+    timing->constraints = r1cs.num_constraints;
+    timing->inputs = r1cs.num_inputs;
+    timing->aux = r1cs.num_aux;
+  }
+  return params;
+}
+
+ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,
+                                          const filecoin::FallbackPoStParams& pp,
+                                          const groth16::Parameters& params, std::string_view seed,
+                                          Overwrite mode) {
+  const ParameterFiles files = parameter_files(dir, pp);
+  filecoin::write_parameter_set(files, params, {pp.sector_size, true, std::string(seed)}, mode);
+  return files;
+}
+
+groth16::Parameters read_parameter_file(const std::filesystem::path& dir,
+                                        const filecoin::FallbackPoStParams& pp,
+                                        const filecoin::ParameterChecks& checks, ThreadPool& pool,
+                                        filecoin::ParameterVerdict* verdict) {
+  const ParameterFiles files = parameter_files(dir, pp);
+  require_file(files.params, pp);
+  groth16::Parameters p = filecoin::read_parameter_set(files, checks, pool, verdict);
+  check_ic(p.vk, pp, files.params);
+  return p;
+}
+
+groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
+                                              const filecoin::FallbackPoStParams& pp,
+                                              const filecoin::ParameterChecks& checks) {
+  const ParameterFiles files = parameter_files(dir, pp);
+  require_file(files.vk, pp);
+  groth16::VerifyingKey vk = filecoin::read_verifying_key_set(files, checks);
+  check_ic(vk, pp, files.vk);
+  return vk;
+}
+
+}  // namespace cuzk::post

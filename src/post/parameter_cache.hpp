@@ -1,0 +1,65 @@
+// Groth16 parameter files of the FallbackPoSt circuit under Filecoin's names (rust-fil-proofs
+// storage-proofs-core/src/parameter_cache.rs, facts sheet 2.4), and INSECURE test parameters for
+// them (our setup over the blank circuit, toxic waste from a seed). Names, the .meta marker,
+// safe writing and checked reading are filecoin/parameter_cache.hpp's (every proof kind's); this
+// file supplies the PoSt identifier:
+//
+//   identifier  = fallback/vanilla.rs `PublicParams::identifier`:
+//                 "FallbackPoSt::PublicParams{sector_size: N, challenge_count: C, sector_count: S}"
+//                 (Winning: C = 1, S = 66; Window: C = 10, S = sectors per partition; the API
+//                 version is not part of it, so Window V1 and V1_2 share their files);
+//   cache id    = "proof-of-spacetime-fallback-merkletree-poseidon_hasher-A-B-C-" + lower-case hex
+//                 SHA-256 of the identifier (compound.rs `cache_prefix`, `cache_identifier`).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "filecoin/parameter_cache.hpp"
+#include "filecoin/post/post_config.hpp"
+#include "groth16/types.hpp"
+#include "util/atomic_file.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::post {
+
+using filecoin::ParameterFiles;
+
+std::string parameter_identifier(const filecoin::FallbackPoStParams& pp);
+std::string parameter_cache_id(const filecoin::FallbackPoStParams& pp);
+
+ParameterFiles parameter_files(const std::filesystem::path& dir,
+                               const filecoin::FallbackPoStParams& pp);
+
+struct SetupTiming {
+  double synthesis_s = 0;  // KeyAssembly over the blank circuit
+  double setup_s = 0;      // the QAP at tau and the fixed-base multiplications
+  size_t constraints = 0;  // with the input rows
+  size_t inputs = 0, aux = 0;
+};
+
+// INSECURE test parameters for the blank circuit of `pp`: whoever knows `seed` can forge proofs.
+groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams& pp,
+                                             std::string_view seed, ThreadPool& pool,
+                                             SetupTiming* timing = nullptr);
+
+// Writes .params, .vk and a .meta marking them insecure with `seed`, under their Filecoin names
+// (creating `dir`); with kRefuse, FileExistsError before anything is written when one exists.
+ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,
+                                          const filecoin::FallbackPoStParams& pp,
+                                          const groth16::Parameters& params, std::string_view seed,
+                                          Overwrite mode);
+
+// Read back through filecoin::read_parameter_set's checks, std::runtime_error naming the
+// expected file (and how to make test parameters) when it is missing, and checking that the
+// verifying key has one IC point per public input of `pp` (plus ONE).
+groth16::Parameters read_parameter_file(const std::filesystem::path& dir,
+                                        const filecoin::FallbackPoStParams& pp,
+                                        const filecoin::ParameterChecks& checks, ThreadPool& pool,
+                                        filecoin::ParameterVerdict* verdict = nullptr);
+groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
+                                              const filecoin::FallbackPoStParams& pp,
+                                              const filecoin::ParameterChecks& checks);
+
+}  // namespace cuzk::post
