@@ -18,7 +18,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 DIST=${GPU_DIST:-build-gpu-dist}
 if [[ "${1:-}" == "--pack" ]]; then
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON >/dev/null &&
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_SKIP_LAYERS= \
+    >/dev/null &&
     ninja -C build-gpu gpu_tests cuzk-bench cuzk cuzk-daemon || exit 1
   rm -rf "$DIST" && mkdir -p "$DIST/lib"
   cp build-gpu/tests/gpu/gpu_tests build-gpu/cuzk-bench build-gpu/cuzk build-gpu/cuzk-daemon "$DIST/"
