@@ -76,6 +76,7 @@ TEST(PoStEngine, TwoKiBWinningAndWindowProofsVerifyAndBadJobsFailWithTheirReason
   EngineConfig config;
   config.backend = "cpu";
   config.param_cache = params.path();
+  config.allow_insecure_params = true;  // the test parameters are marked insecure
   post::test::TempDir pce("engine-post-pce");
   config.pce_dir = pce.path();
   Engine engine(config);
