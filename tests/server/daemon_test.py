@@ -744,7 +744,6 @@ def scenario_post(ctx):
         ("three sectors for a 2 KiB partition", "window",
          dict(vanilla_proofs=wdp.proofs + wdp.proofs[:1]),
          "3 vanilla proofs: a window PoSt partition takes 1 to 2"),
-        ("no vanilla proofs", "window", dict(vanilla_proofs=[]), "0 vanilla proofs"),
         ("randomness of 31 bytes", "window", dict(randomness=wdp.randomness[:31]),
          "randomness must be 32 bytes, got 31"),
         ("randomness >= p", "winning", dict(randomness=b"\xff" * 32),
@@ -763,6 +762,13 @@ def scenario_post(ctx):
         r = await_final(d.stub, d.stub.SubmitProof(post_request(v, kind, **over)).job_id, 120)
         check(status_name(r) == "FAILED" and expect in r.error_message and not r.proof,
               f"{label}: FAILED with {expect!r}", f"{status_name(r)} {r.error_message!r}")
+    # A request with no vanilla proof at all is refused by the call itself (no job is made).
+    try:
+        d.stub.SubmitProof(post_request(wdp, "window", vanilla_proofs=[]))
+        check(False, "no vanilla proofs: INVALID_ARGUMENT", "the call succeeded")
+    except grpc.RpcError as e:
+        check(e.code() == grpc.StatusCode.INVALID_ARGUMENT and "no vanilla_proof" in e.details(),
+              "no vanilla proofs: INVALID_ARGUMENT, no job", f"{e.code()} {e.details()!r}")
     # Still serving: a short (padded) partition of sector 2 alone.
     short = argparse.Namespace(**vars(wdp))
     short.proofs = wdp.proofs[1:]
