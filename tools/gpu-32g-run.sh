@@ -11,8 +11,9 @@
 #          tools/gpu-32g-run.sh 32g      a synthetic 32 GiB C1, the recording, INSECURE parameters
 #                                        made on the GPU (47 GB on disk), then cuzk-daemon on them:
 #                                        preload, a warm-up proof, one proof alone, `cuzk porep
-#                                        verify`, then JOBS (default 2) in flight; GPU memory and
-#                                        busy sampled, the daemon's peak RSS
+#                                        verify`, then JOBS (default 2) in flight, 2 x JOBS proofs
+#                                        (COUNT); GPU memory and busy sampled, the daemon's peak RSS
+#          SIZE=512MiB ... 32g           the same at another sector size
 # Logs and a summary under $OUT; the work files in $WORK (default /tmp/cuzk-32g, ~55 GB).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +41,10 @@ mkdir -p "$OUT" "$WORK"
 B=$PWD/$DIST
 export LD_LIBRARY_PATH=$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export CUZK_PROGRESS_SECONDS=10
-C1=$WORK/c1-32g.json
+SIZE=${SIZE:-32GiB}
+case $SIZE in 32GiB) SHORT=32g ;; 512MiB) SHORT=512m ;; 8MiB) SHORT=8m ;; 2KiB) SHORT=2k ;;
+  *) echo "SIZE: 2KiB, 8MiB, 512MiB or 32GiB" >&2; exit 2 ;; esac
+C1=$WORK/c1-$SHORT.json
 log() { echo "$*" | tee -a "$OUT/summary.txt"; }
 run() {  # name, limit s, command...: output into $OUT/name.log, wall time into the summary
   local name=$1 limit=$2; shift 2
@@ -76,11 +80,11 @@ fi
 if [[ "${1:-}" == "32g" ]]; then
   { nvidia-smi --query-gpu=name,memory.total --format=csv; nproc; free -g; df -h "$WORK"; } \
     > "$OUT/machine.txt" 2>&1
-  run c1 120 "$B/cuzk" c1 synthetic --sector-size 32GiB --out "$C1" || exit 1
-  run pce 150 "$B/cuzk" pce record --sector-size 32GiB --out "$WORK/pce" || exit 1
+  run c1 120 "$B/cuzk" c1 synthetic --sector-size "$SIZE" --out "$C1" || exit 1
+  run pce 150 "$B/cuzk" pce record --sector-size "$SIZE" --out "$WORK/pce" || exit 1
   rm -rf "$WORK/params"
-  run params-32g 330 "$B/cuzk" porep params --sector-size 32GiB --backend gpu \
-    --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 32g" || exit 1
+  run "params-$SHORT" 330 "$B/cuzk" porep params --sector-size "$SIZE" --backend gpu \
+    --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 $SHORT" || exit 1
   ls -la "$WORK/params" >> "$OUT/summary.txt"
   df -h "$WORK" >> "$OUT/summary.txt"
   sock=$WORK/cuzk.sock
@@ -106,13 +110,13 @@ TOML
   trap 'kill $smi 2>/dev/null; kill -TERM $daemon 2>/dev/null' EXIT
   for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
   bench=("$B/cuzk-bench" --addr "unix://$sock")
-  run preload 120 "${bench[@]}" preload --circuit porep-32g
+  run preload 120 "${bench[@]}" preload --circuit "porep-$SHORT"
   run warmup 120 "${bench[@]}" single --c1 "$C1" --out "$WORK/proof0.bin"
   run single 90 "${bench[@]}" single --c1 "$C1" --out "$WORK/proof1.bin"
   run verify 60 "$B/cuzk" porep verify --c1 "$C1" --params "$WORK/params" \
     --proof "$WORK/proof1.bin" --allow-insecure-params
   for j in ${JOBS:-2}; do
-    run "batch-j$j" 150 "${bench[@]}" batch --c1 "$C1" -n $((2 * j)) -j "$j"
+    run "batch-j$j" 150 "${bench[@]}" batch --c1 "$C1" -n "${COUNT:-$((2 * j))}" -j "$j"
   done
   "${bench[@]}" metrics > "$OUT/metrics.txt" 2>&1
   grep -E "VmHWM|VmRSS" "/proc/$daemon/status" | tee -a "$OUT/summary.txt"
