@@ -54,16 +54,8 @@ SealCommitPhase1Output seal_commit_phase1(const PorepConfig& config, const SealC
                                 ", comm_r_last " + to_hex(p_aux.comm_r_last) +
                                 ") does not hash to comm_r " + to_hex(in.comm_r));
   }
-  unsigned rows_to_discard = default_rows_to_discard(shape.nodes_per_base_tree(), shape.tree.base);
-  if (std::filesystem::exists(in.cache_dir / cache_key::kTAux)) {
-    const MappedFile t(in.cache_dir / cache_key::kTAux);
-    try {
-      rows_to_discard =
-          static_cast<unsigned>(decode_t_aux(t.bytes()).tree_r_last_config.rows_to_discard);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(t.path().string() + ": " + e.what());
-    }
-  }
+  const unsigned rows_to_discard =
+      tree_r_last_rows_to_discard(in.cache_dir, shape.nodes_per_base_tree(), shape.tree.base);
 
   SectorStores s{open_tree_d(in.cache_dir, nodes),
                  open_tree_c(in.cache_dir, nodes, shape.tree),

@@ -87,6 +87,11 @@ TemporaryAux default_t_aux(uint64_t sector_nodes, unsigned layers, const TreeSha
                            const std::string& cache_dir);
 std::vector<uint8_t> encode_t_aux(const TemporaryAux& aux);
 TemporaryAux decode_t_aux(std::span<const uint8_t> bytes);
+// tree_r_last's rows_to_discard from the t_aux in `cache_dir`, or the default for base trees of
+// `nodes_per_base_tree` leaves when there is none. std::invalid_argument naming the file when it
+// does not decode.
+unsigned tree_r_last_rows_to_discard(const std::filesystem::path& cache_dir,
+                                     uint64_t nodes_per_base_tree, uint32_t arity);
 
 // ---- tree files
 // ----------------------------------------------------------------------------------
