@@ -13,7 +13,7 @@ size_t CircuitMetrics::domain_size() const {
   return m;
 }
 
-CircuitMetrics measure_circuit(const StackedCircuit& circuit, bool track_density) {
+CircuitMetrics measure_circuit(const Circuit& circuit, bool track_density) {
   const auto t0 = std::chrono::steady_clock::now();
   MetricCS cs(track_density);
   circuit.synthesize(cs);

@@ -26,7 +26,8 @@ struct CircuitMetrics {
   size_t domain_size() const;
 };
 
-CircuitMetrics measure_circuit(const StackedCircuit& circuit, bool track_density);
+// Any circuit (the SnapDeals ones are counted the same way).
+CircuitMetrics measure_circuit(const Circuit& circuit, bool track_density);
 // The blank circuit of `pp`.
 CircuitMetrics measure_circuit(const PublicParams& pp, bool track_density);
 
