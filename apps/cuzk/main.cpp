@@ -7,6 +7,7 @@
 #include "pce_cmd.hpp"
 #include "porep_cmd.hpp"
 #include "selfcheck.hpp"
+#include "update_cmd.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cuzk: Groth16 proving engine for Filecoin (offline toolbox)"};
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
   cuzk::app::PceOptions pce;
   cuzk::app::add_pce_commands(app, pce);
 
+  cuzk::app::UpdateOptions update;
+  cuzk::app::add_update_commands(app, update);
+
   CLI11_PARSE(app, argc, argv);
   if (sc->parsed()) {
     selfcheck.bench = !no_bench;
@@ -44,6 +48,9 @@ int main(int argc, char** argv) {
   if (pce.action != cuzk::app::PceOptions::Action::kNone) return cuzk::app::run_pce(pce);
   if (porep.action != cuzk::app::PorepOptions::Action::kNone) {
     return cuzk::app::run_porep(porep);
+  }
+  if (update.action != cuzk::app::UpdateOptions::Action::kNone) {
+    return cuzk::app::run_update(update);
   }
   return cuzk::app::run_groth16(groth16);
 }
