@@ -19,8 +19,8 @@ void expect_pce_equals_classic(const Circuit& blank, const Circuit& circuit, uin
   ThreadPool pool;
   pce::RecordingCS rec;
   blank.synthesize(rec);
-  const pce::RecordedCircuit rc = std::move(rec).finish(
-      {"snap", size, "any", kEmptySectorUpdateCircuitVersion});
+  const pce::RecordedCircuit rc =
+      std::move(rec).finish({"snap", size, "any", kEmptySectorUpdateCircuitVersion});
   ProvingAssignment pa;
   circuit.synthesize(pa);
   pa.add_input_constraints();

@@ -51,11 +51,12 @@ TEST(UpdateProve, TwoKiBUpdateProofVerifiesAndOnlyForItsCommitments) {
   const UpdateProveResult r = prove_update(u.pp, u.in, u.proofs, t.params, o);
   ASSERT_EQ(r.proof.size(), 192u);
   const PartitionTiming& p = r.partitions[0];
-  std::printf("2 KiB update proof: vanilla %.3f | circuit %.3f | synthesis %.3f | prove %.3f | "
-              "verify %.3f | total %.3f s (%s)\n",
-              r.vanilla_verify_s, p.circuit_s, p.prover.synthesis_s,
-              p.total_s - p.circuit_s - p.inputs_s - p.prover.synthesis_s - p.verify_s,
-              p.verify_s, p.total_s, r.backend.c_str());
+  std::printf(
+      "2 KiB update proof: vanilla %.3f | circuit %.3f | synthesis %.3f | prove %.3f | "
+      "verify %.3f | total %.3f s (%s)\n",
+      r.vanilla_verify_s, p.circuit_s, p.prover.synthesis_s,
+      p.total_s - p.circuit_s - p.inputs_s - p.prover.synthesis_s - p.verify_s, p.verify_s,
+      p.total_s, r.backend.c_str());
 
   const groth16::VerifyingKey vk = read_verifying_key_file(t.dir, u.pp);
   std::vector<bool> per;
@@ -77,8 +78,7 @@ TEST(UpdateProve, TwoKiBUpdateProofVerifiesAndOnlyForItsCommitments) {
     prove_update(u.pp, u.in, bad, t.params, o);
     FAIL() << "no error";
   } catch (const VanillaRejectedError& e) {
-    EXPECT_NE(std::string(e.what()).find("comm_r_old != H(comm_c"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("comm_r_old != H(comm_c"), std::string::npos) << e.what();
   }
   EXPECT_THROW(prove_update(u.pp, u.in, {}, t.params, o), VanillaRejectedError);
 }

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <string>
 
+#include "common/r1cs_digest.hpp"
 #include "cs/key_assembly.hpp"
 #include "groth16/setup.hpp"
-#include "common/r1cs_digest.hpp"
 #include "update/parameter_cache.hpp"
 
 namespace cuzk::update::test {
