@@ -190,8 +190,18 @@ SubmitResult Engine::submit(ProofRequest request) {
   std::string error;
   const auto h = m.handlers.find(request.kind);
   if (h == m.handlers.end()) {
+    // The cuzk.v1 names of the kinds served.
+    static constexpr const char* kNames[] = {"PROOF_KIND_UNSPECIFIED", "POREP_SEAL_COMMIT",
+                                             "SNAP_DEALS_UPDATE", "WINDOW_POST_PARTITION",
+                                             "WINNING_POST"};
+    std::string supported;
+    for (const auto& entry : m.handlers) {
+      const auto i = static_cast<size_t>(entry.first);
+      supported +=
+          (supported.empty() ? "" : ", ") + std::string(i < std::size(kNames) ? kNames[i] : "?");
+    }
     error = std::string("proof kind ") + std::to_string(static_cast<int>(request.kind)) + " (" +
-            job->kind_label + ") is not supported by this engine (supported: POREP_SEAL_COMMIT)";
+            job->kind_label + ") is not supported by this engine (supported: " + supported + ")";
   } else {
     job->handler = h->second;
     try {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "engine/update_handler.hpp"
 #include "filecoin/c1_wrapper.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "porep/parameter_cache.hpp"
@@ -149,7 +150,7 @@ std::shared_ptr<const CircuitHandler> make_porep_handler() {
 }
 
 std::vector<std::shared_ptr<const CircuitHandler>> default_handlers() {
-  return {make_porep_handler()};
+  return {make_porep_handler(), make_update_handler()};
 }
 
 std::string sector_size_suffix(uint64_t bytes) {
