@@ -20,10 +20,7 @@ constexpr const char* kPrefix = "snap-";
 
 // "snap-2k", "snap-8m", "snap-32g" (cuzk.v1 SRSStatus circuit ids).
 std::string circuit_id_of(uint64_t sector_size) {
-  constexpr uint64_t kKiB = 1024, kMiB = kKiB << 10, kGiB = kMiB << 10;
-  if (sector_size % kGiB == 0) return kPrefix + std::to_string(sector_size / kGiB) + "g";
-  if (sector_size % kMiB == 0) return kPrefix + std::to_string(sector_size / kMiB) + "m";
-  return kPrefix + std::to_string(sector_size / kKiB) + "k";
+  return kPrefix + sector_size_suffix(sector_size);
 }
 
 // The registered update proof a circuit id names (std::invalid_argument for others).
