@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Inputs of the SnapDeals CLI and daemon tests, made once per build tree into <out>:
-#   params/        2 KiB INSECURE update test parameters: the set update_tests keeps in its
+#   params/        2 KiB INSECURE update test parameters: the set update_parameter_tests keeps in its
 #                  digest-keyed cache (made there first when missing, ~1-3 min on 2 cores), linked;
 #   sector/        a sealed 2 KiB zero sector (`cuzk seal`): the sector key and its cache;
 #   update/        a random 2032-byte piece encoded into it (`cuzk update encode --unpadded`);
 #   vanilla.json   its vanilla partition proofs (`cuzk update prove-vanilla`), the form the daemon
 #                  test submits.
-# Usage: update_fixtures.sh <cuzk> <update_tests binary> <test parameter cache> <out>
+# Usage: update_fixtures.sh <cuzk> <update_parameter_tests binary> <test parameter cache> <out>
 set -euo pipefail
 cuzk="$1"; tests="$2"; cache="$3"; out="$4"
 mkdir -p "$out"
