@@ -14,6 +14,7 @@
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/update/update_proof.hpp"
 #include "filecoin/update/update_sector.hpp"
+#include "filecoin/update/update_synthetic.hpp"
 #include "filecoin/update/update_vanilla_file.hpp"
 #include "filecoin/writable_file.hpp"
 #include "porep/circuit_metrics.hpp"
@@ -299,6 +300,29 @@ int run_encode(const UpdateOptions& o) {
   return 0;
 }
 
+void write_vanilla_file(const std::string& path, const UpdateParams& pp,
+                        const filecoin::UpdatePublicInputs& in,
+                        const std::vector<filecoin::UpdatePartitionProof>& proofs) {
+  filecoin::UpdateVanillaFile f;
+  f.registered_proof = filecoin::update_proof_for_sector_size(pp.sector_size());
+  f.sector_size = pp.sector_size();
+  f.comm_r_old = in.comm_r_old;
+  f.comm_r_new = in.comm_r_new;
+  f.comm_d_new = in.comm_d_new;
+  size_t bytes = 0;
+  for (const filecoin::UpdatePartitionProof& p : proofs) {
+    f.vanilla_proofs.push_back(filecoin::encode_update_partition_proof(p));
+    bytes += f.vanilla_proofs.back().size();
+  }
+  const std::string text = filecoin::encode_update_vanilla_file(f);
+  write_output(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  std::printf("%s: %zu partition proof(s), %zu bincode bytes, written to %s\n", label(pp).c_str(),
+              proofs.size(), bytes, path.c_str());
+  std::printf("comm_r_old  %s\ncomm_d_new  %s\ncomm_r_new  %s\n",
+              filecoin::to_hex(in.comm_r_old).c_str(), filecoin::to_hex(in.comm_d_new).c_str(),
+              filecoin::to_hex(in.comm_r_new).c_str());
+}
+
 int run_prove_vanilla(const UpdateOptions& o) {
   const filecoin::UpdateSectorFiles files = sector_files(o);
   const UpdateParams pp = sector_params(o);
@@ -313,24 +337,26 @@ int run_prove_vanilla(const UpdateOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }
-  filecoin::UpdateVanillaFile f;
-  f.registered_proof = filecoin::update_proof_for_sector_size(pp.sector_size());
-  f.sector_size = pp.sector_size();
-  f.comm_r_old = in.comm_r_old;
-  f.comm_r_new = in.comm_r_new;
-  f.comm_d_new = in.comm_d_new;
-  size_t bytes = 0;
-  for (const filecoin::UpdatePartitionProof& p : proofs) {
-    f.vanilla_proofs.push_back(filecoin::encode_update_partition_proof(p));
-    bytes += f.vanilla_proofs.back().size();
+  write_vanilla_file(o.out, pp, in, proofs);
+  std::printf("time %.2f s\n", seconds_since(t0));
+  return 0;
+}
+
+int run_synthetic(const UpdateOptions& o) {
+  const UpdateParams pp = resolve_params(o);
+  if (pp.poseidon) throw BadInput("synthetic: the Poseidon variant has no vanilla proofs");
+  try {
+    filecoin::update_proof_for_sector_size(pp.sector_size());
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(std::string("synthetic: ") + e.what());
   }
-  const std::string text = filecoin::encode_update_vanilla_file(f);
-  write_output(o.out, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-  std::printf("%s: %zu partition proof(s), %zu bincode bytes, written to %s (%.2f s)\n",
-              label(pp).c_str(), proofs.size(), bytes, o.out.c_str(), seconds_since(t0));
-  std::printf("comm_r_old  %s\ncomm_d_new  %s\ncomm_r_new  %s\n",
-              filecoin::to_hex(in.comm_r_old).c_str(), filecoin::to_hex(in.comm_d_new).c_str(),
-              filecoin::to_hex(in.comm_r_new).c_str());
+  const auto t0 = Clock::now();
+  ThreadPool pool(o.threads);
+  const filecoin::SyntheticUpdate s =
+      filecoin::make_synthetic_update(pp, o.synthetic_seed, 64, &pool);
+  const double t_make = seconds_since(t0);
+  write_vanilla_file(o.out, pp, s.in, s.proofs);
+  std::printf("time (s): generate and verify %.2f | total %.2f\n", t_make, seconds_since(t0));
   return 0;
 }
 
@@ -474,6 +500,14 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   pv->add_option("--out", o.out, "the update vanilla file (JSON)")->required();
   pv->callback([&] { o.action = A::kProveVanilla; });
 
+  CLI::App* syn = g->add_subcommand(
+      "synthetic", "A verifying update vanilla file of a registered size, without a sector");
+  syn->add_option("--sector-size", o.sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
+  syn->add_option("--seed", o.synthetic_seed, "64-bit seed everything derives from");
+  syn->add_option("--out", o.out, "the update vanilla file (JSON)")->required();
+  syn->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  syn->callback([&] { o.action = A::kSynthetic; });
+
   CLI::App* vv = g->add_subcommand(
       "verify-vanilla",
       "Verify the vanilla proofs of an update vanilla file (exit 0 only if valid)");
@@ -519,6 +553,8 @@ int run_update(const UpdateOptions& o) {
         return run_encode(o);
       case A::kProveVanilla:
         return run_prove_vanilla(o);
+      case A::kSynthetic:
+        return run_synthetic(o);
       case A::kVerifyVanilla:
         return run_verify_vanilla(o);
       case A::kProve:

@@ -3,6 +3,7 @@
 //   update params          INSECURE test parameters under Filecoin's names (--out required)
 //   update encode          a sealed sector (the sector key) + new data -> new replica and cache
 //   update prove-vanilla   the vanilla partition proofs of an update -> an update vanilla file
+//   update synthetic       a verifying update vanilla file of any size without a sector (32 GiB)
 //   update verify-vanilla  the vanilla verifier on such a file
 //   update prove           vanilla file -> vanilla check -> one Groth16 proof per partition
 //   update verify          proof bytes against the vanilla file's (or given) commitments
@@ -20,6 +21,7 @@ struct UpdateOptions {
     kParams,
     kEncode,
     kProveVanilla,
+    kSynthetic,
     kVerifyVanilla,
     kProve,
     kVerify
@@ -39,6 +41,7 @@ struct UpdateOptions {
   std::string vanilla;                                               // prove / verify
   std::string proof_path;                                            // verify
   std::string comm_r_old, comm_r_new, comm_d_new;                    // verify without --vanilla
+  uint64_t synthetic_seed = 0;                                       // synthetic
   std::string backend = "cpu";
   unsigned threads = 0;
 };

@@ -18,6 +18,7 @@
 #include "filecoin/update/update_challenges.hpp"
 #include "filecoin/update/update_encoding.hpp"
 #include "filecoin/update/update_proof.hpp"
+#include "filecoin/update/update_synthetic.hpp"
 #include "filecoin/update/update_vanilla.hpp"
 #include "oracle_file.hpp"
 
@@ -334,6 +335,27 @@ TEST(UpdateVanilla, AWronglyEncodedNodeIsRefusedByTheEncodingCheck) {
     return;
   }
   FAIL() << "no node of the sector was among its update's challenges";
+}
+
+// Synthetic updates (sparse trees, no sector) of every registered size verify, partition by
+// partition, and differ by seed; comm_d_new of the nearly-zero data is not the zero comm_d.
+TEST(UpdateSynthetic, RegisteredSizesVerifyWithoutASector) {
+  ThreadPool pool;
+  for (const uint64_t size : {2 * KiB, 8 * MiB, 512 * MiB, 32 * GiB, 64 * GiB}) {
+    const UpdateParams pp = UpdateParams::for_sector_size(size);
+    const SyntheticUpdate s = make_synthetic_update(pp, 3, 64, &pool);
+    ASSERT_EQ(s.proofs.size(), pp.partition_count) << size;
+    EXPECT_NO_THROW(verify_update_partitions(pp, s.in, s.proofs, &pool)) << size;
+    EXPECT_EQ(s.proofs.back().challenge_proofs.size(), pp.challenge_count);
+    EXPECT_EQ(s.proofs.back().challenge_proofs[0].proof_d_new.path_length(), pp.challenge_bit_len);
+    EXPECT_NE(s.in.comm_r_old, s.in.comm_r_new) << size;
+  }
+  const UpdateParams pp = UpdateParams::for_sector_size(8 * MiB);
+  const SyntheticUpdate a = make_synthetic_update(pp, 1), b = make_synthetic_update(pp, 2);
+  EXPECT_NE(a.in.comm_r_new, b.in.comm_r_new);
+  EXPECT_THROW(verify_update_partition(pp, b.in, 0, a.proofs[0]), UpdateVerifyError);
+  EXPECT_THROW(make_synthetic_update(UpdateParams::poseidon_for_sector_size(2 * KiB), 1),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "cs/proving_assignment.hpp"
 #include "cs/test_cs.hpp"
 #include "filecoin/update/update_challenges.hpp"
+#include "filecoin/update/update_synthetic.hpp"
 #include "porep/circuit_metrics.hpp"
 #include "update/poseidon_circuit.hpp"
 #include "update/public_inputs.hpp"
@@ -145,6 +146,18 @@ TEST(UpdateCircuit, VanillaProofsOfAnotherShapeAreRefused) {
       << "another partition path";
   EXPECT_THROW(EmptySectorUpdateCircuit::blank(UpdateParams::poseidon_for_sector_size(2 * KiB)),
                std::invalid_argument);
+}
+
+// A synthetic update (sparse trees, update_synthetic.hpp) is a real update: its partition proofs
+// satisfy the circuit like a dense sector's.
+TEST(UpdateCircuit, SyntheticUpdatePartitionsSatisfyTheCircuit) {
+  const UpdateParams pp = UpdateParams::for_sector_size(16 * KiB);
+  const filecoin::SyntheticUpdate s = filecoin::make_synthetic_update(pp, 9);
+  for (unsigned k = 0; k < pp.partition_count; ++k) {
+    EXPECT_EQ(unsatisfied(EmptySectorUpdateCircuit::from_vanilla(pp, s.in, k, s.proofs[k])),
+              std::nullopt)
+        << k;
+  }
 }
 
 // poseidon/circuit.rs: tree_d_new is a Poseidon tree of the tree_r shape; challenges from

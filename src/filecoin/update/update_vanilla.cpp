@@ -56,11 +56,11 @@ void check_trees(const UpdateParams& pp, const UpdateTrees& t) {
   check(t.tree_r_new, r, TreeHasher::kPoseidon, "tree_r_new");
 }
 
-}  // namespace
-
-UpdatePartitionProof prove_update_partition(const UpdateParams& pp, const UpdatePublicInputs& in,
-                                            const Domain& comm_c, const UpdateTrees& trees,
-                                            unsigned k) {
+// prove_inner over either kind of tree: `apex_node(row, i)` reads tree_d_new.
+template <class Trees, class ApexNode>
+UpdatePartitionProof prove_partition(const UpdateParams& pp, const UpdatePublicInputs& in,
+                                     const Domain& comm_c, const Trees& trees, unsigned k,
+                                     const ApexNode& apex_node) {
   if (pp.poseidon) {
     throw std::invalid_argument(
         "update prover: EmptySectorUpdate-Poseidon has no vanilla prover (upstream neither)");
@@ -69,30 +69,47 @@ UpdatePartitionProof prove_update_partition(const UpdateParams& pp, const Update
     throw std::invalid_argument("update prover: partition " + std::to_string(k) + " of " +
                                 std::to_string(pp.partition_count));
   }
-  check_trees(pp, trees);
   UpdatePartitionProof out;
   out.comm_c = comm_c;
-  const BaseTree& d = trees.tree_d_new.base_trees().front();
   for (unsigned j = 0; j < pp.apex_leaf_count; ++j)
-    out.apex_leafs.push_back(d.node(pp.apex_leafs_height(), uint64_t{k} * pp.apex_leaf_count + j));
+    out.apex_leafs.push_back(
+        apex_node(pp.apex_leafs_height(), uint64_t{k} * pp.apex_leaf_count + j));
 
   const TreeShape r_shape = pp.tree_r_shape();
   for (const uint32_t c : update_challenges(pp, in.comm_r_new, k)) {
     UpdateChallengeProof p{trees.tree_r_old.gen_proof(c), trees.tree_d_new.gen_proof(c),
                            trees.tree_r_new.gen_proof(c)};
-    const auto ok = [&](const MerkleProof& proof, const MerkleTree& tree, const TreeShape& shape,
-                        const char* name) {
-      if (!merkle_proof_is_valid(proof, {shape, tree.hasher(), pp.sector_nodes, c, tree.root()})) {
+    const auto ok = [&](const MerkleProof& proof, const auto& tree, const TreeShape& shape,
+                        TreeHasher hasher, const char* name) {
+      if (!merkle_proof_is_valid(proof, {shape, hasher, pp.sector_nodes, c, tree.root()})) {
         throw std::runtime_error(std::string("update prover: invalid ") + name +
                                  " Merkle proof for c=" + std::to_string(c));
       }
     };
-    ok(p.proof_d_new, trees.tree_d_new, kTreeDShape, "TreeDNew");
-    ok(p.proof_r_new, trees.tree_r_new, r_shape, "TreeRNew");
-    ok(p.proof_r_old, trees.tree_r_old, r_shape, "TreeROld");
+    ok(p.proof_d_new, trees.tree_d_new, kTreeDShape, TreeHasher::kSha256, "TreeDNew");
+    ok(p.proof_r_new, trees.tree_r_new, r_shape, TreeHasher::kPoseidon, "TreeRNew");
+    ok(p.proof_r_old, trees.tree_r_old, r_shape, TreeHasher::kPoseidon, "TreeROld");
     out.challenge_proofs.push_back(std::move(p));
   }
   return out;
+}
+
+}  // namespace
+
+UpdatePartitionProof prove_update_partition(const UpdateParams& pp, const UpdatePublicInputs& in,
+                                            const Domain& comm_c, const UpdateTrees& trees,
+                                            unsigned k) {
+  if (!pp.poseidon) check_trees(pp, trees);
+  const BaseTree& d = trees.tree_d_new.base_trees().front();
+  return prove_partition(pp, in, comm_c, trees, k,
+                         [&](unsigned row, uint64_t i) { return d.node(row, i); });
+}
+
+UpdatePartitionProof prove_update_partition(const UpdateParams& pp, const UpdatePublicInputs& in,
+                                            const Domain& comm_c, const SparseUpdateTrees& trees,
+                                            unsigned k) {
+  return prove_partition(pp, in, comm_c, trees, k,
+                         [&](unsigned row, uint64_t i) { return trees.tree_d_new.node(row, i); });
 }
 
 std::vector<UpdatePartitionProof> prove_update_partitions(const UpdateParams& pp,

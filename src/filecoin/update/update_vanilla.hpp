@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "filecoin/merkle_tree.hpp"
+#include "filecoin/sparse_merkle_tree.hpp"
 #include "filecoin/update/update_params.hpp"
 #include "filecoin/update/update_proof.hpp"
 #include "util/thread_pool.hpp"
@@ -59,11 +60,22 @@ struct UpdateTrees {
   const MerkleTree& tree_r_new;
 };
 
+// The same trees as sparse trees (sparse_merkle_tree.hpp: a few leaves set, one filler elsewhere),
+// for updates of full-size shapes made without a sector (update_synthetic.hpp).
+struct SparseUpdateTrees {
+  const SparseMerkleTree& tree_r_old;
+  const SparseMerkleTree& tree_d_new;
+  const SparseMerkleTree& tree_r_new;
+};
+
 // std::invalid_argument for trees of another shape or size, k out of range or the Poseidon
 // variant (upstream has no vanilla prover for it); std::runtime_error if a generated proof does
 // not verify.
 UpdatePartitionProof prove_update_partition(const UpdateParams& pp, const UpdatePublicInputs& in,
                                             const Domain& comm_c, const UpdateTrees& trees,
+                                            unsigned k);
+UpdatePartitionProof prove_update_partition(const UpdateParams& pp, const UpdatePublicInputs& in,
+                                            const Domain& comm_c, const SparseUpdateTrees& trees,
                                             unsigned k);
 std::vector<UpdatePartitionProof> prove_update_partitions(const UpdateParams& pp,
                                                           const UpdatePublicInputs& in,
