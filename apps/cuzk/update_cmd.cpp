@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "filecoin/base64.hpp"
 #include "filecoin/fr32.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/update/update_proof.hpp"
@@ -300,9 +301,12 @@ int run_encode(const UpdateOptions& o) {
   return 0;
 }
 
-void write_vanilla_file(const std::string& path, const UpdateParams& pp,
+// The update vanilla file, and with --vanilla-proofs-out also its "vanilla_proofs" alone: the
+// JSON array of base64 strings Curio stores (what `cuzk-bench -t snap --vanilla` reads).
+void write_vanilla_file(const UpdateOptions& o, const UpdateParams& pp,
                         const filecoin::UpdatePublicInputs& in,
                         const std::vector<filecoin::UpdatePartitionProof>& proofs) {
+  const std::string& path = o.out;
   filecoin::UpdateVanillaFile f;
   f.registered_proof = filecoin::update_proof_for_sector_size(pp.sector_size());
   f.sector_size = pp.sector_size();
@@ -316,6 +320,14 @@ void write_vanilla_file(const std::string& path, const UpdateParams& pp,
   }
   const std::string text = filecoin::encode_update_vanilla_file(f);
   write_output(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  if (!o.vanilla_proofs_out.empty()) {
+    std::string array = "[";
+    for (size_t k = 0; k < f.vanilla_proofs.size(); ++k)
+      array += (k ? ",\"" : "\"") + filecoin::base64_encode(f.vanilla_proofs[k]) + "\"";
+    array += "]\n";
+    write_output(o.vanilla_proofs_out,
+                 std::span(reinterpret_cast<const uint8_t*>(array.data()), array.size()));
+  }
   std::printf("%s: %zu partition proof(s), %zu bincode bytes, written to %s\n", label(pp).c_str(),
               proofs.size(), bytes, path.c_str());
   std::printf("comm_r_old  %s\ncomm_d_new  %s\ncomm_r_new  %s\n",
@@ -337,7 +349,7 @@ int run_prove_vanilla(const UpdateOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw BadInput(e.what());
   }
-  write_vanilla_file(o.out, pp, in, proofs);
+  write_vanilla_file(o, pp, in, proofs);
   std::printf("time %.2f s\n", seconds_since(t0));
   return 0;
 }
@@ -355,7 +367,7 @@ int run_synthetic(const UpdateOptions& o) {
   const filecoin::SyntheticUpdate s =
       filecoin::make_synthetic_update(pp, o.synthetic_seed, 64, &pool);
   const double t_make = seconds_since(t0);
-  write_vanilla_file(o.out, pp, s.in, s.proofs);
+  write_vanilla_file(o, pp, s.in, s.proofs);
   std::printf("time (s): generate and verify %.2f | total %.2f\n", t_make, seconds_since(t0));
   return 0;
 }
@@ -498,6 +510,8 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
       "prove-vanilla", "The vanilla partition proofs of an update -> an update vanilla file");
   sector_files(pv);
   pv->add_option("--out", o.out, "the update vanilla file (JSON)")->required();
+  pv->add_option("--vanilla-proofs-out", o.vanilla_proofs_out,
+                 "also the partition proofs alone as Curio stores them (JSON array of base64)");
   pv->callback([&] { o.action = A::kProveVanilla; });
 
   CLI::App* syn = g->add_subcommand(
@@ -505,6 +519,8 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   syn->add_option("--sector-size", o.sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
   syn->add_option("--seed", o.synthetic_seed, "64-bit seed everything derives from");
   syn->add_option("--out", o.out, "the update vanilla file (JSON)")->required();
+  syn->add_option("--vanilla-proofs-out", o.vanilla_proofs_out,
+                  "also the partition proofs alone as Curio stores them (JSON array of base64)");
   syn->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   syn->callback([&] { o.action = A::kSynthetic; });
 

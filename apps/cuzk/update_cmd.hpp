@@ -32,6 +32,7 @@ struct UpdateOptions {
   bool density = false;     // info: A/B density bitmaps too
   std::string params_dir;   // default $FIL_PROOFS_PARAMETER_CACHE or /var/tmp/...
   std::string out;          // params: directory; prove-vanilla: vanilla file; prove: proof file
+  std::string vanilla_proofs_out;  // prove-vanilla, synthetic: also Curio's bare [][]byte JSON
   std::string setup_seed = "cuzk update test parameters";
   bool force = false;        // params: replace existing files
   bool allow_large = false;  // params: allow 512 MiB and larger
