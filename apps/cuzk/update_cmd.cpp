@@ -13,6 +13,7 @@
 #include "filecoin/base64.hpp"
 #include "filecoin/fr32.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "filecoin/tree_store.hpp"
 #include "filecoin/update/update_proof.hpp"
 #include "filecoin/update/update_sector.hpp"
 #include "filecoin/update/update_synthetic.hpp"
@@ -81,6 +82,13 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw BadInput(path + ": cannot open");
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Outputs never replace a file unless --force: a replica or a proof may be someone's data.
+void require_absent(const std::filesystem::path& path, bool force) {
+  if (!force && std::filesystem::exists(path)) {
+    throw BadInput(path.string() + " exists (not overwritten; pass --force to replace it)");
+  }
 }
 
 // Written through a temporary so a failed write leaves nothing under the name.
@@ -241,6 +249,10 @@ int run_encode(const UpdateOptions& o) {
   const UpdateParams pp = sector_params(o);
   if (o.data.empty()) throw BadInput("encode needs --data FILE (the new data)");
   if (!std::filesystem::is_regular_file(o.data)) throw BadInput(o.data + ": not a file");
+  require_absent(files.replica, o.force);
+  for (const std::string& name :
+       {filecoin::tree_d_file_name(), std::string(filecoin::cache_key::kPAux)})
+    require_absent(files.replica_cache / name, o.force);
   const auto t0 = Clock::now();
   std::filesystem::create_directories(files.replica_cache);
   // The staged sector (Fr32-padded, zero-extended) in a mapped temporary, not in memory.
@@ -339,6 +351,8 @@ int run_prove_vanilla(const UpdateOptions& o) {
   const filecoin::UpdateSectorFiles files = sector_files(o);
   const UpdateParams pp = sector_params(o);
   if (o.out.empty()) throw BadInput("prove-vanilla needs --out FILE");
+  require_absent(o.out, o.force);
+  if (!o.vanilla_proofs_out.empty()) require_absent(o.vanilla_proofs_out, o.force);
   const auto t0 = Clock::now();
   ThreadPool pool(o.threads);
   filecoin::UpdatePublicInputs in;
@@ -362,6 +376,8 @@ int run_synthetic(const UpdateOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw BadInput(std::string("synthetic: ") + e.what());
   }
+  require_absent(o.out, o.force);
+  if (!o.vanilla_proofs_out.empty()) require_absent(o.vanilla_proofs_out, o.force);
   const auto t0 = Clock::now();
   ThreadPool pool(o.threads);
   const filecoin::SyntheticUpdate s =
@@ -389,6 +405,7 @@ int run_verify_vanilla(const UpdateOptions& o) {
 
 int run_prove(const UpdateOptions& o) {
   const auto t_start = Clock::now();
+  require_absent(o.out, o.force);
   const LoadedVanilla v = load_vanilla(o.vanilla);
   ThreadPool pool(o.threads);
   auto t0 = Clock::now();
@@ -504,12 +521,14 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   enc->add_option("--data", o.data, "the new data: a staged sector (Fr32-padded; zero-extended)")
       ->required();
   enc->add_flag("--unpadded", o.unpadded, "--data holds raw bytes; Fr32-pad them first");
+  enc->add_flag("--force", o.force, "replace an existing replica and its cache files");
   enc->callback([&] { o.action = A::kEncode; });
 
   CLI::App* pv = g->add_subcommand(
       "prove-vanilla", "The vanilla partition proofs of an update -> an update vanilla file");
   sector_files(pv);
   pv->add_option("--out", o.out, "the update vanilla file (JSON)")->required();
+  pv->add_flag("--force", o.force, "replace existing output files");
   pv->add_option("--vanilla-proofs-out", o.vanilla_proofs_out,
                  "also the partition proofs alone as Curio stores them (JSON array of base64)");
   pv->callback([&] { o.action = A::kProveVanilla; });
@@ -519,6 +538,7 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   syn->add_option("--sector-size", o.sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
   syn->add_option("--seed", o.synthetic_seed, "64-bit seed everything derives from");
   syn->add_option("--out", o.out, "the update vanilla file (JSON)")->required();
+  syn->add_flag("--force", o.force, "replace existing output files");
   syn->add_option("--vanilla-proofs-out", o.vanilla_proofs_out,
                   "also the partition proofs alone as Curio stores them (JSON array of base64)");
   syn->add_option("--threads", o.threads, "worker threads (0 = all cores)");
@@ -540,6 +560,7 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
       ->check(CLI::ExistingFile);
   prove->add_option("--params", o.params_dir, params_help);
   prove->add_option("--out", o.out, "output: the partition proofs concatenated")->required();
+  prove->add_flag("--force", o.force, "replace an existing proof file");
   prove->add_option("--backend", o.backend, "cpu, gpu[:N] or auto");
   prove->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   prove->callback([&] { o.action = A::kProve; });

@@ -34,7 +34,7 @@ struct UpdateOptions {
   std::string out;          // params: directory; prove-vanilla: vanilla file; prove: proof file
   std::string vanilla_proofs_out;  // prove-vanilla, synthetic: also Curio's bare [][]byte JSON
   std::string setup_seed = "cuzk update test parameters";
-  bool force = false;        // params: replace existing files
+  bool force = false;        // replace existing output files (never without it)
   bool allow_large = false;  // params: allow 512 MiB and larger
   std::string sector_key, sector_key_cache, replica, replica_cache;  // encode / prove-vanilla
   std::string data;                                                  // encode: the new data

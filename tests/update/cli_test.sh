@@ -4,8 +4,9 @@
 # the encoding's comm_d_new equals `cuzk commd` of the piece; the vanilla file verifies and a
 # tampered one is refused by verify-vanilla and by prove before the parameters are read (exit 1,
 # no proof file); prove -> verify OK, verify against other commitments -> exit 1, a truncated proof
-# -> exit 2; `update params` refuses to run without --out, to replace files, and 32 GiB without
-# --allow-large. Usage: cli_test.sh <cuzk binary> <fixtures dir>
+# -> exit 2; outputs are not replaced without --force; `update params` refuses to run without
+# --out, to replace files, and 32 GiB without --allow-large; `update synthetic` of 32 GiB
+# verifies. Usage: cli_test.sh <cuzk binary> <fixtures dir>
 set -u
 cuzk="$1"
 fx="$2"
@@ -78,6 +79,18 @@ head -c 191 "$dir/proof.bin" > "$dir/short.bin"
 expect_rc 2 "$cuzk" update verify --vanilla "$fx/vanilla.json" --params "$fx/params" \
   --proof "$dir/short.bin"
 
+# Outputs are never replaced without --force (a replica or a proof may be someone's data).
+echo keep > "$dir/existing"
+expect_rc 2 "$cuzk" update prove --vanilla "$fx/vanilla.json" --params "$fx/params" \
+  --out "$dir/existing"
+grep -q 'existing exists (not overwritten; pass --force' "$dir/out" || { cat "$dir/out"; fail "prove over a file"; }
+expect_rc 2 "$cuzk" update encode --sector-key "$fx/sector/sealed/s-t01000-2" \
+  --sector-key-cache "$fx/sector/cache/s-t01000-2" --data "$fx/piece" --unpadded \
+  --replica "$dir/existing" --replica-cache "$dir/rc"
+expect_rc 2 "$cuzk" update synthetic --sector-size 2KiB --out "$dir/existing"
+[ "$(cat "$dir/existing")" = keep ] || fail "an existing file was replaced"
+[ ! -e "$dir/rc" ] || fail "encode created the cache of a refused replica"
+
 # Parameter-file safety.
 expect_rc 2 "$cuzk" update params --sector-size 2KiB
 grep -q 'give --out DIR' "$dir/out" || { cat "$dir/out"; fail "params without --out"; }
@@ -90,4 +103,12 @@ grep -q "$stem.meta exists (not overwritten; pass --force" "$dir/out" || { cat "
 [ ! -e "$dir/p/$stem.params" ] || fail "params wrote part of a set"
 expect_rc 2 "$cuzk" update params --sector-size 32GiB --out "$dir/p32"
 grep -q 'pass --allow-large' "$dir/out" || { cat "$dir/out"; fail "params 32GiB"; }
+# A 32 GiB update without a sector (what the H200 runs use): 16 partition proofs that verify.
+expect_rc 0 "$cuzk" update synthetic --sector-size 32GiB --seed 5 --out "$dir/s32.json" \
+  --vanilla-proofs-out "$dir/s32-vanilla.json"
+expect_rc 0 "$cuzk" update verify-vanilla --vanilla "$dir/s32.json"
+grep -q '^OK: 16 32GiB SnapDeals vanilla partition proof(s) verify' "$dir/out" ||
+  { cat "$dir/out"; fail "synthetic 32 GiB"; }
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["vanilla_proofs"] == json.load(open(sys.argv[2]))' \
+  "$dir/s32.json" "$dir/s32-vanilla.json" || fail "--vanilla-proofs-out is not the file's vanilla_proofs"
 echo "PASS"
