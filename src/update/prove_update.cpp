@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "gpu/backend_factory.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
 #include "update/public_inputs.hpp"
@@ -57,7 +58,7 @@ UpdateProveResult prove_update(const filecoin::UpdateParams& pp,
   check_vk(params.vk);
 
   std::unique_ptr<groth16::ProverBackend> backend =
-      porep::make_prover_backend(options.backend, pool, &result.backend);
+      groth16::make_backend(options.backend, pool, &result.backend);
   const groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(params.vk);
   result.proof.reserve(pp.partition_count * groth16::kProofBytes);
   for (unsigned k = 0; k < pp.partition_count; ++k) {
