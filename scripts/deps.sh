@@ -11,6 +11,8 @@ packages=(
   libgrpc++-dev libprotobuf-dev                  # cuzk.v1 gRPC service and clients
   protobuf-compiler protobuf-compiler-grpc       # protoc + grpc_cpp_plugin (code generated at build)
   libtomlplusplus-dev libspdlog-dev              # daemon config (TOML), structured logs
+  libcpp-httplib-dev                             # the daemon's HTTP port (status_listen)
+  clang libclang-rt-14-dev                       # libFuzzer + ASan/UBSan fuzz targets
   python3-grpcio python3-grpc-tools              # independent gRPC client in the daemon tests
   clang-format                                   # formatting check in the tests
 )

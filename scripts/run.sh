@@ -2,7 +2,8 @@
 # The main job on the bundled default, no GPU needed:
 #   1. the BLS12-381 self-check against ../shared/vectors/bls12_381 and a timing table;
 #   2. PoRep end to end for a 2 KiB zero sector: seal (PC1, PC2, C1) -> INSECURE test parameters
-#      (made once, cached in build/demo/params) -> C2 through cuzk-daemon (default config: the
+#      (made once, cached in build/demo/params, accepted by the daemon and `porep verify` only
+#      because they are told so: allow_insecure_params) -> C2 through cuzk-daemon (default config: the
 #      GPU if one is present, else the CPU) with `cuzk-bench single` as the client over the
 #      cuzk.v1 gRPC API on a unix socket -> the daemon stopped with SIGTERM -> verify; every step
 #      prints its phase timings.
@@ -31,10 +32,15 @@ if ! ls "$work"/params/*stacked-proof-of-replication*.params >/dev/null 2>&1; th
 fi
 
 echo
-echo "== PoRep 2 KiB: C2 through cuzk-daemon (default config) and cuzk-bench single"
+echo "== PoRep 2 KiB: C2 through cuzk-daemon (default config + the test parameters) and cuzk-bench single"
 sock="$PWD/$work/cuzk.sock"
-FIL_PROOFS_PARAMETER_CACHE="$PWD/$work/params" build/cuzk-daemon --listen "unix://$sock" \
-  > "$work/daemon.log" 2>&1 &
+# The defaults, except: our INSECURE test parameters, which the daemon refuses unless told.
+cat > "$work/cuzk.toml" <<TOML
+[srs]
+param_cache = "$PWD/$work/params"
+allow_insecure_params = true  # test parameters from a known seed: a demo, never production
+TOML
+build/cuzk-daemon --config "$work/cuzk.toml" --listen "unix://$sock" > "$work/daemon.log" 2>&1 &
 daemon=$!
 trap 'kill -TERM $daemon 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
@@ -49,4 +55,5 @@ cat "$work/daemon.log"
 
 echo
 echo "== PoRep 2 KiB: verify"
-"$cuzk" porep verify --c1 "$c1" --params "$work/params" --proof "$work/proof.bin"
+"$cuzk" porep verify --c1 "$c1" --params "$work/params" --allow-insecure-params \
+  --proof "$work/proof.bin"

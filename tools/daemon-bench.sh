@@ -77,6 +77,7 @@ for J in $JOBS; do
 listen = "unix://$sock"
 [srs]
 param_cache = "$params"
+allow_insecure_params = true  # INSECURE test parameters (marked), a benchmark
 [gpus]
 backend = "$BACKEND"
 [synthesis]

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -16,6 +18,7 @@
 #include "groth16/snarkjs_json.hpp"
 #include "groth16/snarkjs_prover.hpp"
 #include "groth16/verifier.hpp"
+#include "util/atomic_file.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -58,36 +61,65 @@ void print_timing(const ProverTiming& t) {
       t.msm_b_g2_s, t.assemble_s, t.total_s);
 }
 
+// A proof that does not verify is never written: the witness may not satisfy the circuit, or
+// the key may not fit it.
+struct ProofNotValid : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 int run_prove(const Groth16Options& o) {
   ThreadPool pool(o.threads);
+  const SubgroupCheck bulk = o.trusted_params ? SubgroupCheck::kSkipTrusted : SubgroupCheck::kCheck;
   const auto t_load = std::chrono::steady_clock::now();
   const std::vector<Fr> witness = read_wtns(o.wtns);
   ProverTiming timing;
   Proof proof;
   size_t n_public = 0;
+  std::optional<PreparedVerifyingKey> pvk;
+  const auto public_inputs = [&] {
+    if (witness.size() < n_public + 1)
+      throw std::invalid_argument(o.wtns + ": fewer wires than public signals");
+    return std::vector<Fr>(witness.begin() + 1,
+                           witness.begin() + 1 + static_cast<ptrdiff_t>(n_public));
+  };
   if (!o.zkey.empty()) {
-    const Zkey zkey = read_zkey(o.zkey);
-    std::printf("load (s): %.3f\n", seconds_since(t_load));
+    const Zkey zkey = read_zkey(o.zkey, bulk, &pool);
+    std::printf("load (s): %.3f%s\n", seconds_since(t_load),
+                o.trusted_params ? " (bulk points trusted)" : " (every point checked)");
     n_public = zkey.n_public;
+    if (witness.size() != zkey.n_vars) {
+      throw std::invalid_argument(o.wtns + ": " + std::to_string(witness.size()) +
+                                  " wires, the key's circuit has " + std::to_string(zkey.n_vars));
+    }
+    (void)public_inputs();
+    pvk = prepare_verifying_key(zkey.verifying_key());
     proof = prove_zkey(zkey, witness, ProofRandomness::from_os(), pool, &timing);
   } else {
     if (o.params.empty() || o.r1cs.empty())
       throw std::invalid_argument("prove needs --zkey, or --params with --r1cs");
     const SnarkjsR1cs r1cs = read_r1cs(o.r1cs);
-    const Parameters params = read_parameters(o.params, SubgroupCheck::kSkipTrusted, pool);
-    std::printf("load (s): %.3f\n", seconds_since(t_load));
+    const Parameters params = read_parameters(o.params, bulk, pool);
+    std::printf("load (s): %.3f%s\n", seconds_since(t_load),
+                o.trusted_params ? " (bulk points trusted)" : " (every point checked)");
     n_public = r1cs.n_public();
+    (void)public_inputs();
+    pvk = prepare_verifying_key(params.vk);
     proof =
         prove(params, R1csCircuit(r1cs.r1cs, witness), ProofRandomness::from_os(), pool, &timing);
   }
-  if (witness.size() < n_public + 1)
-    throw std::invalid_argument(o.wtns + ": fewer wires than public signals");
-  const std::vector<Fr> inputs(witness.begin() + 1,
-                               witness.begin() + 1 + static_cast<ptrdiff_t>(n_public));
+  const std::vector<Fr> inputs = public_inputs();
+  const auto t_verify = std::chrono::steady_clock::now();
+  if (!verify_proof(*pvk, proof, inputs)) {
+    throw ProofNotValid(
+        "the proof does not verify under the key's own verifying key (the "
+        "witness does not satisfy the circuit, or the key is not this "
+        "circuit's); no proof written");
+  }
+  const double verify_s = seconds_since(t_verify);
   write_text(o.proof, write_proof_json(proof));
   if (!o.public_out.empty()) write_text(o.public_out, write_public_json(inputs));
   print_timing(timing);
-  std::printf("proof written to %s\n", o.proof.c_str());
+  std::printf("self-verified in %.3f s; proof written to %s\n", verify_s, o.proof.c_str());
   return 0;
 }
 
@@ -116,6 +148,12 @@ int run_verify(const Groth16Options& o) {
 }
 
 int run_setup(const Groth16Options& o) {
+  const Overwrite mode = o.force ? Overwrite::kForce : Overwrite::kRefuse;
+  // Every output is claimed before minutes of setup: none exists (or --force).
+  std::vector<std::unique_ptr<AtomicFileWriter>> out;
+  for (const std::string* p : {&o.params, &o.vk, &o.vk_json}) {
+    if (!p->empty()) out.push_back(std::make_unique<AtomicFileWriter>(*p, mode));
+  }
   ThreadPool pool(o.threads);
   const SnarkjsR1cs r1cs = read_r1cs(o.r1cs);
   std::fprintf(
@@ -123,9 +161,12 @@ int run_setup(const Groth16Options& o) {
       "warning: test parameters from a known seed; INSECURE, never use them in production\n");
   const Parameters params = generate_parameters_insecure(
       r1cs.with_input_rows(), ToxicWaste::insecure_from_seed(o.seed), pool);
-  write_parameters(o.params, params);
-  if (!o.vk.empty()) write_verifying_key(o.vk, params.vk);
-  if (!o.vk_json.empty()) write_text(o.vk_json, write_verifying_key_json(params.vk));
+  size_t i = 0;
+  out[i++]->write(serialize_parameters(params));
+  if (!o.vk.empty()) out[i++]->write(serialize_verifying_key(params.vk));
+  if (!o.vk_json.empty()) out[i++]->write(write_verifying_key_json(params.vk));
+  for (auto& w : out)
+    w->commit();
   std::printf("parameters: %zu constraints (with input rows), %zu inputs, %zu aux -> %s\n",
               r1cs.r1cs.num_constraints + r1cs.r1cs.num_inputs, r1cs.r1cs.num_inputs,
               r1cs.r1cs.num_aux, o.params.c_str());
@@ -149,6 +190,9 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   prove->add_option("--proof", o.proof, "output proof (snarkjs JSON)")->required();
   prove->add_option("--public", o.public_out, "output public signals (snarkjs JSON)");
   prove->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  prove->add_flag("--trusted-params", o.trusted_params,
+                  "skip the subgroup check of the key's bulk points (only for files you made or "
+                  "whose digest you checked)");
   prove->callback([&] { o.action = Groth16Options::Action::kProve; });
 
   CLI::App* verify = g->add_subcommand("verify", "Verify a proof (exit 0 only if it verifies)");
@@ -170,6 +214,7 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   setup->add_option("--vk", o.vk, "output verifying key (bellperson .vk)");
   setup->add_option("--vk-json", o.vk_json, "output verifying key (snarkjs JSON)");
   setup->add_option("--seed", o.seed, "seed of the toxic waste")->required();
+  setup->add_flag("--force", o.force, "replace output files that exist");
   setup->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   setup->callback([&] { o.action = Groth16Options::Action::kSetup; });
 }
@@ -186,6 +231,9 @@ int run_groth16(const Groth16Options& o) {
       case Groth16Options::Action::kNone:
         break;
     }
+  } catch (const ProofNotValid& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

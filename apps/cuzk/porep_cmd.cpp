@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdio>
@@ -40,7 +41,8 @@ struct BadInput : std::invalid_argument {
 };
 
 std::filesystem::path params_dir(const PorepOptions& o) {
-  return o.params_dir.empty() ? default_parameter_dir() : std::filesystem::path(o.params_dir);
+  return o.params_dir.empty() ? filecoin::default_parameter_dir()
+                              : std::filesystem::path(o.params_dir);
 }
 
 // --proof-type (name or id) or --sector-size (its V1_1 proof).
@@ -102,30 +104,53 @@ void print_partition(const PartitionTiming& t, unsigned partitions) {
   std::fflush(stdout);
 }
 
+filecoin::ParameterChecks parameter_checks(const PorepOptions& o) {
+  return {o.allow_insecure, o.verify_digests, !o.trusted_params};
+}
+
 int run_params(const PorepOptions& o) {
   const PublicParams pp = resolve_params(o);
-  if (pp.layers > 2 && !o.force) {
+  // Never the real cache by default: these files carry the production names.
+  if (o.out.empty()) {
+    throw BadInput(
+        "give --out DIR: test parameters are INSECURE and carry Filecoin's file names, "
+        "so they are never written into a parameter cache by default");
+  }
+  if (pp.layers > 2 && !o.allow_large) {
     throw BadInput(sector_size_name(pp.sector_size()) +
                    " test parameters need the whole 1.3e8-constraint system in memory (hundreds "
-                   "of GiB); pass --force to try anyway");
+                   "of GiB); pass --allow-large to try anyway");
+  }
+  const std::filesystem::path dir(o.out);
+  const ParameterFiles names = parameter_files(dir, pp);
+  const Overwrite mode = o.force ? Overwrite::kForce : Overwrite::kRefuse;
+  if (mode == Overwrite::kRefuse) {  // before minutes of setup, not after
+    for (const auto& f : {names.params, names.vk, names.meta}) {
+      if (std::filesystem::exists(f)) throw BadInput(FileExistsError(f).what());
+    }
   }
   ThreadPool pool(o.threads);
   std::fprintf(stderr,
                "warning: test parameters from a known seed; INSECURE, never use them in "
-               "production\n");
-  const std::filesystem::path dir = o.out.empty() ? params_dir(o) : std::filesystem::path(o.out);
+               "production (their .meta marks them; loading them needs --allow-insecure-params "
+               "or [srs] allow_insecure_params = true)\n");
   SetupTiming st;
   const groth16::Parameters params = generate_test_parameters(pp, o.setup_seed, pool, &st);
   const auto t0 = Clock::now();
-  const ParameterFiles files = write_parameter_files(dir, pp, params);
+  ParameterFiles files;
+  try {
+    files = write_test_parameter_files(dir, pp, params, o.setup_seed, mode);
+  } catch (const FileExistsError& e) {
+    throw BadInput(e.what());
+  }
   const double t_write = seconds_since(t0);
   std::printf("%s PoRep partition: %zu constraints with input rows, %zu inputs, %zu aux\n",
               sector_size_name(pp.sector_size()).c_str(), st.constraints, st.inputs, st.aux);
   std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
               st.synthesis_s, st.setup_s, t_write, peak_rss_gib());
   for (const auto& f : {files.params, files.vk, files.meta}) {
-    std::printf("%s  %s (%llu bytes)\n", parameter_file_digest(f).c_str(), f.string().c_str(),
-                static_cast<unsigned long long>(std::filesystem::file_size(f)));
+    std::printf("%s  %s (%llu bytes)\n", filecoin::parameter_file_digest(f).c_str(),
+                f.string().c_str(), static_cast<unsigned long long>(std::filesystem::file_size(f)));
   }
   return 0;
 }
@@ -147,8 +172,22 @@ int run_c2(const PorepOptions& o) {
   std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
 
   t0 = Clock::now();
-  const groth16::Parameters params = read_parameter_file(params_dir(o), pp, pool);
+  filecoin::ParameterVerdict verdict;
+  const groth16::Parameters params =
+      read_parameter_file(params_dir(o), pp, parameter_checks(o), pool, &verdict);
   const double t_params = seconds_since(t0);
+  if (verdict.insecure) {
+    std::fprintf(stderr,
+                 "warning: INSECURE test parameters (seed \"%s\"), allowed by "
+                 "--allow-insecure-params\n",
+                 verdict.meta->seed.c_str());
+  }
+  if (verdict.params_digest_verified) {
+    std::printf("parameters digest verified: %.2f GB in %.2f s (%.2f GB/s)\n",
+                static_cast<double>(verdict.params_hash.bytes) * 1e-9, verdict.params_hash.seconds,
+                static_cast<double>(verdict.params_hash.bytes) * 1e-9 /
+                    std::max(verdict.params_hash.seconds, 1e-9));
+  }
   std::printf("%s: %u partition(s) x %u challenges; parameters read in %.2f s\n",
               std::string(filecoin::seal_proof_info(doc.c1.registered_proof).name).c_str(),
               pp.partitions, pp.challenges_per_partition, t_params);
@@ -198,7 +237,7 @@ int run_verify(const PorepOptions& o) {
     in.replica_id = hex32(o.replica_id, "--replica-id");
     in.seed = hex32(o.seed, "--seed");
   }
-  const groth16::VerifyingKey vk = read_verifying_key_file(params_dir(o), pp);
+  const groth16::VerifyingKey vk = read_verifying_key_file(params_dir(o), pp, parameter_checks(o));
   const std::vector<uint8_t> bytes = read_bytes(o.proof_path);
   const auto t0 = Clock::now();
   std::vector<bool> per;
@@ -266,9 +305,12 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   CLI::App* params = g->add_subcommand(
       "params", "INSECURE test parameters (.params/.vk/.meta under Filecoin's names)");
   params->add_option("--sector-size", o.sector_size, "2KiB, 8MiB or 512MiB")->required();
-  params->add_option("--out", o.out, params_help);
-  params->add_option("--seed", o.setup_seed, "seed of the toxic waste");
-  params->add_flag("--force", o.force, "allow 32/64 GiB (needs hundreds of GiB of memory)");
+  params->add_option("--out", o.out,
+                     "output directory (required: never the real parameter cache by default)");
+  params->add_option("--seed", o.setup_seed, "seed of the toxic waste (recorded in the .meta)");
+  params->add_flag("--force", o.force, "replace files that exist");
+  params->add_flag("--allow-large", o.allow_large,
+                   "allow 32/64 GiB (needs hundreds of GiB of memory)");
   params->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   params->callback([&] { o.action = PorepOptions::Action::kParams; });
 
@@ -279,6 +321,13 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   c2->add_option("--params", o.params_dir, params_help);
   c2->add_option("--out", o.out, "output: the partition proofs concatenated")->required();
   c2->add_option("--backend", o.backend, "cpu, gpu[:N] or auto");
+  c2->add_flag("--allow-insecure-params", o.allow_insecure,
+               "accept parameters whose .meta marks them INSECURE (tests only)");
+  c2->add_flag("--verify-digests", o.verify_digests,
+               "hash a published .params against parameters.json before using it");
+  c2->add_flag("--trusted-params", o.trusted_params,
+               "skip the subgroup check of the .params bulk points (done unless the digest "
+               "matched a published one)");
   c2->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   c2->callback([&] { o.action = PorepOptions::Action::kC2; });
 
@@ -292,6 +341,8 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   verify->add_option("--replica-id", o.replica_id, "64 hex digits (stored bytes)");
   verify->add_option("--seed", o.seed, "interactive randomness, 64 hex digits");
   verify->add_option("--params", o.params_dir, params_help);
+  verify->add_flag("--allow-insecure-params", o.allow_insecure,
+                   "accept a verifying key whose .meta marks it INSECURE (tests only)");
   verify->add_option("--proof", o.proof_path, "proof bytes")->required()->check(CLI::ExistingFile);
   verify->callback([&] { o.action = PorepOptions::Action::kVerify; });
 

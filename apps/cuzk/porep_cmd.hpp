@@ -24,7 +24,11 @@ struct PorepOptions {
   std::string backend = "cpu";
   unsigned partition = 0;  // info --c1
   bool no_density = false;
-  bool force = false;  // params: allow 32/64 GiB
+  bool force = false;           // params: replace existing files
+  bool allow_large = false;     // params: allow 32/64 GiB
+  bool allow_insecure = false;  // c2 / verify: accept parameters marked insecure
+  bool verify_digests = false;  // c2: hash a published .params against parameters.json
+  bool trusted_params = false;  // c2: skip the subgroup check of the bulk points
   unsigned threads = 0;
 };
 

@@ -16,6 +16,7 @@
 
 #include "cs/constraint_system.hpp"
 #include "engine/types.hpp"
+#include "filecoin/parameter_cache.hpp"
 #include "groth16/types.hpp"
 #include "pce/identity.hpp"
 #include "util/thread_pool.hpp"
@@ -38,6 +39,12 @@ class PreparedJob {
   virtual uint64_t resident_bytes() const = 0;
   // Thread-safe for different k. std::invalid_argument naming the problem for bad vanilla data.
   virtual PartitionCircuit partition(unsigned k) const = 0;
+};
+
+// Where a proof kind finds its parameter files, and the checks their loading applies.
+struct ParameterSource {
+  std::filesystem::path dir;
+  filecoin::ParameterChecks checks;
 };
 
 // How to load the Groth16 parameters of a circuit id.
@@ -65,9 +72,10 @@ class CircuitHandler {
   virtual std::unique_ptr<PreparedJob> prepare(const ProofRequest& request,
                                                ThreadPool& pool) const = 0;
   // nullopt when `circuit_id` is not this handler's; std::invalid_argument when it is but its
-  // parameter files are missing under `param_cache`.
+  // parameter files are missing under `source.dir`. `load` applies `source.checks`
+  // (filecoin::read_parameter_set).
   virtual std::optional<SrsSpec> srs_spec(const std::string& circuit_id,
-                                          const std::filesystem::path& param_cache) const = 0;
+                                          const ParameterSource& source) const = 0;
   // nullopt when `circuit_id` is not this handler's.
   virtual std::optional<BlankCircuit> blank_circuit(const std::string& circuit_id) const = 0;
 };

@@ -74,8 +74,11 @@ Engine::Impl::Impl(EngineConfig c, std::vector<std::shared_ptr<const CircuitHand
 }
 
 SrsSpec Engine::Impl::resolve_srs(const std::string& id) const {
+  const ParameterSource source{
+      config.param_cache,
+      {config.allow_insecure_params, config.verify_param_digests, config.check_param_subgroups}};
   for (const auto& [kind, h] : handlers) {
-    if (auto spec = h->srs_spec(id, config.param_cache)) return *spec;
+    if (auto spec = h->srs_spec(id, source)) return *spec;
   }
   throw std::invalid_argument("unknown circuit id \"" + id + "\"");
 }

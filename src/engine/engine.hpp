@@ -21,13 +21,21 @@ namespace cuzk::engine {
 
 struct EngineConfig {
   std::filesystem::path param_cache;  // Groth16 parameter files (FIL_PROOFS_PARAMETER_CACHE)
-  uint64_t memory_budget_bytes = 0;   // 0: no limit
-  std::string backend = "auto";       // cpu | gpu | auto
-  std::vector<int> gpus;              // device ordinals; empty: all
-  unsigned cpu_workers = 1;           // prover workers when there is no GPU
-  unsigned synthesis_workers = 1;     // partitions synthesized concurrently
-  unsigned synthesis_lookahead = 1;   // synthesized partitions waiting for a prover (queue bound)
-  unsigned threads = 0;               // thread pool size for synthesis/CPU proving; 0: all cores
+  // How parameter files are checked on load (filecoin/parameter_cache.hpp): a set whose .meta
+  // marks it insecure is refused unless allowed; a .vk under a published name always has to
+  // match its digest, a .params only when verify_param_digests; bulk points are subgroup-checked
+  // when check_param_subgroups (the parameter cache is the operator's, trusted as rust-fil-proofs
+  // trusts it, unless asked) and the digest did not match a published one.
+  bool allow_insecure_params = false;
+  bool verify_param_digests = false;
+  bool check_param_subgroups = false;
+  uint64_t memory_budget_bytes = 0;  // 0: no limit
+  std::string backend = "auto";      // cpu | gpu | auto
+  std::vector<int> gpus;             // device ordinals; empty: all
+  unsigned cpu_workers = 1;          // prover workers when there is no GPU
+  unsigned synthesis_workers = 1;    // partitions synthesized concurrently
+  unsigned synthesis_lookahead = 1;  // synthesized partitions waiting for a prover (queue bound)
+  unsigned threads = 0;              // thread pool size for synthesis/CPU proving; 0: all cores
   unsigned max_batch_size = 1;
   uint64_t max_batch_wait_ms = 0;
   bool sort_by_type = false;

@@ -119,14 +119,14 @@ class PorepHandler final : public CircuitHandler {
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,
-                                  const std::filesystem::path& param_cache) const override {
+                                  const ParameterSource& source) const override {
     if (id.rfind("porep-", 0) != 0) return std::nullopt;
     const porep::PublicParams pp = porep::PublicParams::for_proof(proof_of_circuit_id(id));
     SrsSpec spec;
     spec.circuit_id = id;
-    spec.file = porep::parameter_files(param_cache, pp).params;
-    spec.load = [param_cache, pp](ThreadPool& pool) {
-      return porep::read_parameter_file(param_cache, pp, pool);
+    spec.file = porep::parameter_files(source.dir, pp).params;
+    spec.load = [source, pp](ThreadPool& pool) {
+      return porep::read_parameter_file(source.dir, pp, source.checks, pool);
     };
     return spec;
   }

@@ -88,10 +88,14 @@ struct BigInt {
 // Decimal digits of a value (no sign, no leading zeros; "0" for zero).
 template <size_t N>
 std::string to_decimal(BigInt<N> v) {
-  char digits[20 * N + 1];  // 64N bits < 10^(20N)
-  size_t n = 0;
   constexpr uint64_t kChunk =
       10000000000000000000ULL;  // 10^19, the largest power of ten in 64 bits
+  // 64N bits < 10^(20N): at most ceil(20N / 19) chunks of 19 digits, each written whole before
+  // the leading zeros are trimmed (20N + 1 overflowed for values of 77+ digits: found by
+  // fuzz_snarkjs_json under ASan).
+  constexpr size_t kChunks = (20 * N + 18) / 19;
+  char digits[19 * kChunks + 1];
+  size_t n = 0;
   while (!v.is_zero()) {
     u128 rem = 0;
     for (size_t i = N; i-- > 0;) {

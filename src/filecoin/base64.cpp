@@ -23,6 +23,13 @@ constexpr std::array<int8_t, 256> kReverse = make_reverse();
   throw std::invalid_argument("base64: " + why + " at character " + std::to_string(at));
 }
 
+// A printable ASCII symbol as itself in quotes, any other byte as 0xNN (messages stay UTF-8).
+std::string symbol_name(uint8_t c) {
+  if (c >= 0x20 && c < 0x7f) return std::string("'") + static_cast<char>(c) + "'";
+  constexpr char kHex[] = "0123456789abcdef";
+  return std::string("byte 0x") + kHex[c >> 4] + kHex[c & 15];
+}
+
 }  // namespace
 
 std::string base64_encode(std::span<const uint8_t> bytes) {
@@ -68,7 +75,7 @@ std::vector<uint8_t> base64_decode(std::string_view text) {
       }
       if (pad != 0) bad(i + j, "a symbol after padding");
       const int8_t s = kReverse[static_cast<uint8_t>(c)];
-      if (s < 0) bad(i + j, std::string("invalid symbol '") + c + "'");
+      if (s < 0) bad(i + j, "invalid symbol " + symbol_name(static_cast<uint8_t>(c)));
       v = v << 6 | static_cast<uint32_t>(s);
     }
     out.push_back(static_cast<uint8_t>(v >> 16));

@@ -6,12 +6,18 @@
 
 #include "filecoin/merkle_proof_codec.hpp"
 #include "filecoin/porep_config.hpp"
+#include "util/bounded_json.hpp"
+#include "util/utf8.hpp"
 
 namespace cuzk::filecoin {
 
 namespace {
 
 using nlohmann::json;
+
+// The deepest C1 value is a byte of a hash of a path element of a Top proof of a parent column:
+// 17 levels. Twice that leaves room and stops "[[[[..." payloads at once.
+constexpr int kMaxC1JsonDepth = 32;
 
 // ---- writer -----------------------------------------------------------------------------------
 
@@ -180,7 +186,7 @@ MerkleProof merkle_proof(const json& j, const At& at) {
     return MerkleProof{
         TopProof{path_of("base_proof"), path_of("sub_proof"), path_of("top_proof"), root, leaf}};
   }
-  bad(d, "unknown variant `" + variant + "`, expected one of `Single`, `Sub`, `Top`");
+  bad(d, "unknown variant `" + quote_bytes(variant) + "`, expected one of `Single`, `Sub`, `Top`");
 }
 
 ColumnProof column_proof(const json& j, const At& at) {
@@ -266,9 +272,9 @@ std::string seal_commit_phase1_to_json(const SealCommitPhase1Output& c1) {
 SealCommitPhase1Output seal_commit_phase1_from_json(std::string_view text) {
   json doc;
   try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    throw C1JsonError("", std::string("not valid JSON: ") + e.what());
+    doc = parse_json_bounded(text, kMaxC1JsonDepth);
+  } catch (const JsonLimitError& e) {
+    throw C1JsonError("", e.what());
   }
   const At root{};
   SealCommitPhase1Output c1;
@@ -278,7 +284,7 @@ SealCommitPhase1Output seal_commit_phase1_from_json(std::string_view text) {
     c1.registered_proof = seal_proof_from_name(rp.get<std::string>());
   } catch (const std::invalid_argument&) {
     bad(root.field("registered_proof"),
-        "unknown registered seal proof \"" + rp.get<std::string>() + "\"");
+        "unknown registered seal proof \"" + quote_bytes(rp.get<std::string>()) + "\"");
   }
   const uint64_t sector_size = seal_proof_info(c1.registered_proof).sector_size;
 
@@ -290,8 +296,8 @@ SealCommitPhase1Output seal_commit_phase1_from_json(std::string_view text) {
   const std::string& variant = vanilla.begin().key();
   const std::string expected = vanilla_seal_proof_variant(sector_size);
   if (variant != expected) {
-    bad(vp, "variant `" + variant + "` does not match registered_proof " + rp.get<std::string>() +
-                " (expected `" + expected + "`)");
+    bad(vp, "variant `" + quote_bytes(variant) + "` does not match registered_proof " +
+                rp.get<std::string>() + " (expected `" + expected + "`)");
   }
   const At pv = vp.field(variant);
   const json& partitions = array(vanilla.begin().value(), pv);

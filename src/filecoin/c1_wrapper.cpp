@@ -8,6 +8,7 @@
 
 #include "filecoin/base64.hpp"
 #include "filecoin/c1_json.hpp"
+#include "util/bounded_json.hpp"
 
 namespace cuzk::filecoin {
 
@@ -42,9 +43,9 @@ std::string c1_wrapper_to_json(const C1Wrapper& w) {
 C1Wrapper c1_wrapper_from_json(std::string_view text) {
   json doc;
   try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    throw C1JsonError("", std::string("not valid JSON: ") + e.what());
+    doc = parse_json_bounded(text, 2);  // an object of scalars
+  } catch (const JsonLimitError& e) {
+    throw C1JsonError("", e.what());
   }
   if (!doc.is_object()) throw C1JsonError("", "expected an object");
   C1Wrapper w;

@@ -18,6 +18,9 @@
 
 namespace cuzk::filecoin {
 
+// The smallest bincode MerkleProof: variant index, root, leaf and an empty path (Single).
+inline constexpr uint64_t kMinBincodeMerkleProofBytes = 4 + 2 * 32 + 8;
+
 void write_bincode(bincode::Writer& w, const InclusionPath& path);
 void write_bincode(bincode::Writer& w, const MerkleProof& proof);
 InclusionPath read_bincode_inclusion_path(bincode::Reader& r);

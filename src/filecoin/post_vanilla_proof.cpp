@@ -15,10 +15,12 @@ FallbackPoStSectorProof decode_fallback_post_sector_proof(std::span<const uint8_
   FallbackPoStSectorProof p;
   p.sector_id = r.u64("sector_id");
   p.comm_r = r.domain("comm_r");
-  // A SectorProof is at least 72 bytes (a length and two domains), a MerkleProof at least 4.
+  // A SectorProof is at least 72 bytes (a length and two domains); a MerkleProof at least 76 (a
+  // variant index, root and leaf, an empty path): lengths beyond what the bytes left can hold
+  // are refused before anything is allocated.
   p.sectors.resize(r.length(72, "vanilla_proof.sectors length"));
   for (PoStSectorProof& s : p.sectors) {
-    s.inclusion_proofs.resize(r.length(4, "inclusion_proofs length"));
+    s.inclusion_proofs.resize(r.length(kMinBincodeMerkleProofBytes, "inclusion_proofs length"));
     for (MerkleProof& m : s.inclusion_proofs)
       m = read_bincode_merkle_proof(r);
     s.comm_c = r.domain("comm_c");

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -66,10 +67,14 @@ __attribute__((target("sha,sse4.1,ssse3"))) void compress_shani(Sha256State& sta
   _mm_storeu_si128(reinterpret_cast<__m128i*>(&state[4]), state1);
 }
 
+// CPUID directly: clang's __builtin_cpu_supports has no "sha".
 bool detect_shani() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
-         __builtin_cpu_supports("ssse3");
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const bool ssse3 = (ecx >> 9) & 1, sse41 = (ecx >> 19) & 1;
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const bool sha = (ebx >> 29) & 1;
+  return sha && sse41 && ssse3;
 }
 
 #endif

@@ -1,6 +1,7 @@
 // RAII owners of device memory, pinned host memory, streams and events: the only places in cuzk
-// where cudaMalloc, cudaFree, cudaHostAlloc, cudaStreamCreate and cudaEventCreate appear. Allocation failures throw CudaError
-// (out_of_memory() true for cudaErrorMemoryAllocation) and carry the requested size.
+// where cudaMalloc, cudaFree, cudaHostAlloc, cudaStreamCreate and cudaEventCreate appear.
+// Allocation failures throw CudaError (out_of_memory() true for cudaErrorMemoryAllocation) and
+// carry the requested size.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -61,8 +61,8 @@ class PointWriter {
     const uint8_t len[4] = {static_cast<uint8_t>(n >> 24), static_cast<uint8_t>(n >> 16),
                             static_cast<uint8_t>(n >> 8), static_cast<uint8_t>(n)};
     sink_.write(len);
-    constexpr size_t record = std::is_same_v<Curve, G1Curve> ? kG1UncompressedBytes
-                                                              : kG2UncompressedBytes;
+    constexpr size_t record =
+        std::is_same_v<Curve, G1Curve> ? kG1UncompressedBytes : kG2UncompressedBytes;
     for (size_t done = 0, i = 0; done < n; done += chunk_points_, ++i) {
       const size_t count = std::min(chunk_points_, n - done);
       const int b = static_cast<int>(i % 2);
@@ -98,9 +98,8 @@ class PointWriter {
 }  // namespace
 
 groth16::VerifyingKey generate_parameters_on_device(const pce::RecordedCircuit& rc,
-                                                    const groth16::ToxicWaste& tw,
-                                                    ParamsSink& sink, ThreadPool& pool,
-                                                    const SetupProgress& progress,
+                                                    const groth16::ToxicWaste& tw, ParamsSink& sink,
+                                                    ThreadPool& pool, const SetupProgress& progress,
                                                     DeviceSetupTiming* timing) {
   const auto t_start = Clock::now();
   DeviceSetupTiming local;
@@ -194,13 +193,13 @@ groth16::VerifyingKey generate_parameters_on_device(const pce::RecordedCircuit& 
   DeviceBuffer<Fr> query(vars);
   peak.add(query.bytes());
   t0 = Clock::now();
-  const size_t a_count = setup_detail::select_nonzero(uvw[0].get(), vars, query.get(), cub_temp,
-                                                      count, s);
+  const size_t a_count =
+      setup_detail::select_nonzero(uvw[0].get(), vars, query.get(), cub_temp, count, s);
   out.write<G1Curve>("a", d_g1.get(), query.get(), a_count, progress);
   t.a_s = since(t0);
   t0 = Clock::now();
-  const size_t b_count = setup_detail::select_nonzero(uvw[1].get(), vars, query.get(), cub_temp,
-                                                      count, s);
+  const size_t b_count =
+      setup_detail::select_nonzero(uvw[1].get(), vars, query.get(), cub_temp, count, s);
   out.write<G1Curve>("b_g1", d_g1.get(), query.get(), b_count, progress);
   t.b_g1_s = since(t0);
   t0 = Clock::now();

@@ -41,8 +41,8 @@ using SetupProgress = std::function<void(const char* phase, uint64_t done, uint6
 // Writes the whole .params to `sink` and returns its verifying key (the .vk). CudaError on a
 // device failure, std::invalid_argument for a circuit the domain cannot hold.
 groth16::VerifyingKey generate_parameters_on_device(const pce::RecordedCircuit& rc,
-                                                    const groth16::ToxicWaste& tw,
-                                                    ParamsSink& sink, ThreadPool& pool,
+                                                    const groth16::ToxicWaste& tw, ParamsSink& sink,
+                                                    ThreadPool& pool,
                                                     const SetupProgress& progress = nullptr,
                                                     DeviceSetupTiming* timing = nullptr);
 

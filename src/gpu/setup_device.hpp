@@ -36,7 +36,8 @@ void transposed_product(const uint32_t* d_row_ptr, const uint32_t* d_cols,
                         const Fr* d_table, const Fr* d_l, size_t columns, Fr* d_out,
                         TransposeScratch& ws, cudaStream_t s);
 
-// k_i = beta u_i + alpha v_i + w_i; ic[i] = k_i / gamma for i < inputs, l[i - inputs] = k_i / delta.
+// k_i = beta u_i + alpha v_i + w_i; ic[i] = k_i / gamma for i < inputs, l[i - inputs] = k_i /
+// delta.
 void combine(const Fr* d_u, const Fr* d_v, const Fr* d_w, size_t vars, size_t inputs,
              const Fr& alpha, const Fr& beta, const Fr& gamma_inv, const Fr& delta_inv, Fr* d_ic,
              Fr* d_l, cudaStream_t s);

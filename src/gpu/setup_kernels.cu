@@ -52,8 +52,9 @@ __device__ __forceinline__ unsigned lane_id() {
 }
 
 // counts[col] += 1 for every entry; lanes holding the same column add once (ONE's column).
-__global__ void count_kernel(const uint32_t* __restrict__ row_ptr, const uint32_t* __restrict__ cols,
-                             size_t rows, uint32_t* __restrict__ counts) {
+__global__ void count_kernel(const uint32_t* __restrict__ row_ptr,
+                             const uint32_t* __restrict__ cols, size_t rows,
+                             uint32_t* __restrict__ counts) {
   for (size_t r = blockIdx.x * size_t{blockDim.x} + threadIdx.x; r < rows;
        r += size_t{gridDim.x} * blockDim.x) {
     for (uint32_t k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
@@ -93,7 +94,8 @@ __global__ void column_sum_kernel(const uint32_t* __restrict__ offsets,
                                   const pce::CoefficientIndex* __restrict__ coeffs,
                                   const FrD* __restrict__ table, const FrD* __restrict__ l,
                                   size_t columns, FrD* __restrict__ out,
-                                  uint32_t* __restrict__ heavy, uint32_t* __restrict__ heavy_count) {
+                                  uint32_t* __restrict__ heavy,
+                                  uint32_t* __restrict__ heavy_count) {
   for (size_t c = blockIdx.x * size_t{blockDim.x} + threadIdx.x; c < columns;
        c += size_t{gridDim.x} * blockDim.x) {
     const uint32_t begin = offsets[c], end = offsets[c + 1];
@@ -209,8 +211,8 @@ void fixed_base_encode(const HostAffine* d_table, const Fr* d_scalars, size_t n,
   constexpr unsigned kFixedThreads = 128;
   const unsigned blocks = static_cast<unsigned>((threads + kFixedThreads - 1) / kFixedThreads);
   fixed_base_kernel<CurveD><<<blocks, kFixedThreads, 0, s>>>(
-      reinterpret_cast<const Affine<CurveD>*>(d_table), reinterpret_cast<const FrD*>(d_scalars),
-      n, reinterpret_cast<uint32_t*>(d_out));
+      reinterpret_cast<const Affine<CurveD>*>(d_table), reinterpret_cast<const FrD*>(d_scalars), n,
+      reinterpret_cast<uint32_t*>(d_out));
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
@@ -272,8 +274,8 @@ void transposed_product(const uint32_t* d_row_ptr, const uint32_t* d_cols,
       cudaMemcpyAsync(&heavy, ws.heavy_count.get(), sizeof heavy, cudaMemcpyDeviceToHost, s));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
   if (heavy != 0) {
-    heavy_column_kernel<<<heavy, kThreads, 0, s>>>(ws.offsets.get(), ws.rows.get(),
-                                                   ws.coeffs.get(), table, l, ws.heavy.get(),
+    heavy_column_kernel<<<heavy, kThreads, 0, s>>>(ws.offsets.get(), ws.rows.get(), ws.coeffs.get(),
+                                                   table, l, ws.heavy.get(),
                                                    reinterpret_cast<FrD*>(d_out));
     CUZK_CUDA_CHECK_LAUNCH();
   }

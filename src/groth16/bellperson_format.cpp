@@ -36,6 +36,7 @@ class Reader {
   Reader(std::span<const uint8_t> bytes, const std::string& name) : bytes_(bytes), name_(name) {}
 
   uint64_t offset() const { return off_; }
+  uint64_t remaining() const { return bytes_.size() - off_; }
   const std::string& name() const { return name_; }
   [[noreturn]] void fail(uint64_t at, const std::string& what) const {
     throw FormatError(name_, at, what);
@@ -120,6 +121,10 @@ VerifyingKey read_vk_fields(Reader& r) {
   const uint64_t at = r.offset();
   const uint32_t n = r.u32_be("vk ic length");
   if (n == 0) r.fail(at, "vk ic is empty (it needs at least the point for ONE)");
+  if (r.remaining() / Reader::point_size<G1Affine>() < n) {
+    r.fail(at, "vk ic length " + std::to_string(n) + " runs past the end of the file (" +
+                   std::to_string(r.remaining()) + " bytes left)");
+  }
   vk.ic.reserve(n);
   for (uint32_t i = 0; i < n; ++i)
     vk.ic.push_back(r.point<G1Affine>("vk ic"));

@@ -168,8 +168,7 @@ Parameters generate_parameters_insecure(const pce::RecordedCircuit& rc, const To
   const SetupScalars s = setup_scalars(rc.num_rows, tw);
   const std::vector<Fr> lagrange = lagrange_at_tau(s, tw);
   const size_t nvars = rc.num_columns();
-  std::vector<Fr> uvw[3] = {std::vector<Fr>(nvars), std::vector<Fr>(nvars),
-                            std::vector<Fr>(nvars)};
+  std::vector<Fr> uvw[3] = {std::vector<Fr>(nvars), std::vector<Fr>(nvars), std::vector<Fr>(nvars)};
   const pce::CsrMatrix* mats[3] = {&rc.a, &rc.b, &rc.c};
   // The transposed products u = A^T L, v = B^T L, w = C^T L, one matrix per task.
   pool.run(3, [&](size_t k) {

@@ -40,8 +40,8 @@ Parameters generate_parameters_insecure(const pce::RecordedCircuit& rc, const To
 // The scalars of the parameters before the fixed-base multiplications, and the setup's
 // derived constants: what the CPU and device generators share.
 struct SetupScalars {
-  size_t log_m = 0;  // domain size 2^log_m >= rows
-  Fr omega, z_tau;   // omega of order 2^log_m; Z(tau) = tau^m - 1 (never zero)
+  size_t log_m = 0;   // domain size 2^log_m >= rows
+  Fr omega, z_tau;    // omega of order 2^log_m; Z(tau) = tau^m - 1 (never zero)
   Fr lagrange_scale;  // Z(tau) / m: L_j(tau) = lagrange_scale * omega^j / (tau - omega^j)
   Fr gamma_inv, delta_inv;
 };

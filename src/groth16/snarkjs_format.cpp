@@ -16,6 +16,7 @@ class Cursor {
       : file_(file), off_(begin), end_(end), name_(name) {}
 
   uint64_t offset() const { return off_; }
+  uint64_t end() const { return end_; }
   uint64_t remaining() const { return end_ - off_; }
   [[noreturn]] void fail(uint64_t at, const std::string& what) const {
     throw FormatError(name_, at, what);
@@ -149,15 +150,35 @@ P point_from(Cursor& c, const char* what, SubgroupCheck check) {
 }
 
 template <class P>
+constexpr uint64_t zkey_point_bytes() {
+  return std::is_same_v<P, G1Affine> ? 2 * 48 : 4 * 48;
+}
+
+// A section of exactly `count` points (the header's counts, checked against the section's size
+// before anything is allocated), decoded and checked in parallel when a pool is given.
+template <class P>
 std::vector<P> points_section(std::span<const uint8_t> file, const std::map<uint32_t, Section>& s,
-                              uint32_t id, size_t count, const char* what, SubgroupCheck check,
-                              const std::string& name) {
-  Cursor c = section(file, s, id, name);
-  std::vector<P> out;
-  out.reserve(count);
-  for (size_t i = 0; i < count; ++i)
-    out.push_back(point_from<P>(c, what, check));
-  c.expect_end(what);
+                              uint32_t id, uint64_t count, const char* what, SubgroupCheck check,
+                              const std::string& name, ThreadPool* pool) {
+  const Cursor whole = section(file, s, id, name);
+  const uint64_t sz = zkey_point_bytes<P>();
+  if (whole.remaining() / sz != count || whole.remaining() % sz != 0) {
+    whole.fail(whole.offset(), std::string(what) +
+                                   " section: " + std::to_string(whole.remaining()) +
+                                   " bytes, the header's " + std::to_string(count) +
+                                   " points need " + std::to_string(count * sz));
+  }
+  std::vector<P> out(static_cast<size_t>(count));
+  const auto decode = [&](size_t begin, size_t end) {
+    Cursor c(file, whole.offset() + begin * sz, whole.offset() + end * sz, name);
+    for (size_t i = begin; i < end; ++i)
+      out[i] = point_from<P>(c, what, check);
+  };
+  if (pool != nullptr) {
+    pool->parallel_for(out.size(), decode, 1024);
+  } else {
+    decode(0, out.size());
+  }
   return out;
 }
 
@@ -185,17 +206,31 @@ SnarkjsR1cs parse_r1cs(std::span<const uint8_t> bytes, const std::string& name) 
     out.n_labels = h.u64("nLabels");
     out.n_constraints = h.u32("nConstraints");
     h.expect_end("r1cs header");
-    if (out.n_wires == 0 || uint64_t{out.n_public()} + 1 > out.n_wires) {
-      h.fail(h.offset(), "wire counts inconsistent (nWires " + std::to_string(out.n_wires) + ")");
+    // In 64 bits: nPubOut + nPubIn + 1 wraps in 32.
+    const uint64_t inputs = uint64_t{out.n_pub_out} + out.n_pub_in + 1;
+    if (out.n_wires == 0 || inputs > out.n_wires) {
+      h.fail(h.offset(), "wire counts inconsistent (nWires " + std::to_string(out.n_wires) +
+                             ", nPubOut " + std::to_string(out.n_pub_out) + ", nPubIn " +
+                             std::to_string(out.n_pub_in) + ")");
     }
   }
   out.r1cs.num_inputs = out.n_public() + 1;
   out.r1cs.num_aux = out.n_wires - out.n_public() - 1;
   out.r1cs.num_constraints = out.n_constraints;
   Cursor c = section(bytes, s, 2, name);
+  // A row is at least its three term counts; a term is a wire id and a 32-byte coefficient.
+  if (c.remaining() / 12 < out.n_constraints) {
+    c.fail(c.offset(), std::to_string(out.n_constraints) + " constraints cannot fit in the " +
+                           std::to_string(c.remaining()) + "-byte constraints section");
+  }
   for (uint32_t row = 0; row < out.n_constraints; ++row) {
     for (auto* matrix : {&out.r1cs.a, &out.r1cs.b, &out.r1cs.c}) {
+      const uint64_t terms_at = c.offset();
       const uint32_t terms = c.u32("term count");
+      if (c.remaining() / 36 < terms) {
+        c.fail(terms_at, std::to_string(terms) + " terms cannot fit in the " +
+                             std::to_string(c.remaining()) + " bytes left");
+      }
       for (uint32_t t = 0; t < terms; ++t) {
         const uint64_t at = c.offset();
         const uint32_t wire = c.u32("wire id");
@@ -215,6 +250,11 @@ std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& na
   const uint32_t n = h.u32("nWitness");
   h.expect_end("wtns header");
   Cursor c = section(bytes, s, 2, name);
+  if (c.remaining() != uint64_t{n} * 32) {
+    c.fail(c.offset(), "nWitness " + std::to_string(n) + " needs " +
+                           std::to_string(uint64_t{n} * 32) + " bytes, the witness section has " +
+                           std::to_string(c.remaining()));
+  }
   std::vector<Fr> w;
   w.reserve(n);
   for (uint32_t i = 0; i < n; ++i)
@@ -225,7 +265,8 @@ std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& na
   return w;
 }
 
-Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, SubgroupCheck bulk_check) {
+Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, SubgroupCheck bulk_check,
+                ThreadPool* pool) {
   const auto s = read_sections(bytes, name, "zkey", 1);
   {
     Cursor p = section(bytes, s, 1, name);
@@ -249,17 +290,25 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, Subgrou
     z.delta_g1 = point_from<G1Affine>(h, "delta_1", SubgroupCheck::kCheck);
     z.delta_g2 = point_from<G2Affine>(h, "delta_2", SubgroupCheck::kCheck);
     h.expect_end("zkey header");
-    if (z.n_public + 1 > z.n_vars || z.domain_size == 0 ||
+    // In 64 bits: nPublic + 1 wraps in 32.
+    if (uint64_t{z.n_public} + 1 > z.n_vars || z.domain_size == 0 ||
         (z.domain_size & (z.domain_size - 1)) != 0) {
       h.fail(at, "inconsistent header (nVars " + std::to_string(z.n_vars) + ", nPublic " +
                      std::to_string(z.n_public) + ", domainSize " + std::to_string(z.domain_size) +
                      ")");
     }
   }
-  z.ic = points_section<G1Affine>(bytes, s, 3, z.n_public + 1, "IC", SubgroupCheck::kCheck, name);
+  z.ic = points_section<G1Affine>(bytes, s, 3, uint64_t{z.n_public} + 1, "IC",
+                                  SubgroupCheck::kCheck, name, pool);
   {
     Cursor c = section(bytes, s, 4, name);
+    const uint64_t count_at = c.offset();
     const uint32_t n = c.u32("coefficient count");
+    if (c.remaining() != uint64_t{n} * 44) {  // matrix, row, signal, a 32-byte value
+      c.fail(count_at, "coefficient count " + std::to_string(n) + " needs " +
+                           std::to_string(uint64_t{n} * 44) + " bytes, the section has " +
+                           std::to_string(c.remaining()));
+    }
     z.coefficients.reserve(n);
     for (uint32_t i = 0; i < n; ++i) {
       const uint64_t at = c.offset();
@@ -282,11 +331,12 @@ Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, Subgrou
     }
     c.expect_end("coefficients section");
   }
-  z.a = points_section<G1Affine>(bytes, s, 5, z.n_vars, "A", bulk_check, name);
-  z.b1 = points_section<G1Affine>(bytes, s, 6, z.n_vars, "B1", bulk_check, name);
-  z.b2 = points_section<G2Affine>(bytes, s, 7, z.n_vars, "B2", bulk_check, name);
-  z.c = points_section<G1Affine>(bytes, s, 8, z.n_vars - z.n_public - 1, "C", bulk_check, name);
-  z.h = points_section<G1Affine>(bytes, s, 9, z.domain_size, "H", bulk_check, name);
+  z.a = points_section<G1Affine>(bytes, s, 5, z.n_vars, "A", bulk_check, name, pool);
+  z.b1 = points_section<G1Affine>(bytes, s, 6, z.n_vars, "B1", bulk_check, name, pool);
+  z.b2 = points_section<G2Affine>(bytes, s, 7, z.n_vars, "B2", bulk_check, name, pool);
+  z.c = points_section<G1Affine>(bytes, s, 8, uint64_t{z.n_vars} - z.n_public - 1, "C", bulk_check,
+                                 name, pool);
+  z.h = points_section<G1Affine>(bytes, s, 9, z.domain_size, "H", bulk_check, name, pool);
   return z;
 }
 
@@ -302,9 +352,9 @@ std::vector<Fr> read_wtns(const std::filesystem::path& path) {
   const MappedFile f(path);
   return parse_wtns(f.bytes(), path.string());
 }
-Zkey read_zkey(const std::filesystem::path& path, SubgroupCheck bulk_check) {
+Zkey read_zkey(const std::filesystem::path& path, SubgroupCheck bulk_check, ThreadPool* pool) {
   const MappedFile f(path);
-  return parse_zkey(f.bytes(), path.string(), bulk_check);
+  return parse_zkey(f.bytes(), path.string(), bulk_check, pool);
 }
 
 }  // namespace cuzk::groth16

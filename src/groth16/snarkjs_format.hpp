@@ -12,6 +12,7 @@
 #include "cs/r1cs.hpp"
 #include "ec/encoding.hpp"
 #include "groth16/types.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
 
@@ -55,12 +56,16 @@ struct Zkey {
 
 SnarkjsR1cs parse_r1cs(std::span<const uint8_t> bytes, const std::string& name);
 std::vector<Fr> parse_wtns(std::span<const uint8_t> bytes, const std::string& name);
-// Verifying-key points are fully checked; `bulk_check` applies to the large point sections.
-Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, SubgroupCheck bulk_check);
+// Every count of the header is checked against its section's size before anything is allocated.
+// Verifying-key points are fully checked; `bulk_check` applies to the large point sections
+// (A, B1, B2, C, H), decoded and checked in parallel over `pool` when one is given.
+Zkey parse_zkey(std::span<const uint8_t> bytes, const std::string& name, SubgroupCheck bulk_check,
+                ThreadPool* pool = nullptr);
 
 SnarkjsR1cs read_r1cs(const std::filesystem::path& path);
 std::vector<Fr> read_wtns(const std::filesystem::path& path);
-Zkey read_zkey(const std::filesystem::path& path,
-               SubgroupCheck bulk_check = SubgroupCheck::kSkipTrusted);
+// Bulk points are subgroup-checked unless the caller vouches for the file (kSkipTrusted).
+Zkey read_zkey(const std::filesystem::path& path, SubgroupCheck bulk_check = SubgroupCheck::kCheck,
+               ThreadPool* pool = nullptr);
 
 }  // namespace cuzk::groth16

@@ -3,10 +3,22 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "util/bounded_json.hpp"
+#include "util/utf8.hpp"
+
 namespace cuzk::groth16 {
 namespace {
 
 using json = nlohmann::json;
+
+// A key's IC entry is two ~115-digit numbers and "1": a few hundred bytes even pretty-printed.
+constexpr size_t kMaxJsonBytes = (kMaxJsonPublicInputs + 16) * 512;
+
+std::string too_large(size_t bytes) {
+  return std::to_string(bytes) + " bytes, more than a key or proof with " +
+         std::to_string(kMaxJsonPublicInputs) + " public inputs can take (" +
+         std::to_string(kMaxJsonBytes) + ")";
+}
 
 // "field[i]"
 std::string sub(const std::string& field, size_t i) {
@@ -24,11 +36,12 @@ class JsonReader {
   [[noreturn]] void fail(const std::string& field, const std::string& what) const {
     throw std::runtime_error(name_ + ": " + field + ": " + what);
   }
+  // The deepest snarkjs value (vk_alphabeta_12) is 5 levels down.
   json parse(std::string_view text) const {
     try {
-      return json::parse(text);
-    } catch (const json::exception& e) {
-      throw std::runtime_error(name_ + ": not valid JSON: " + e.what());
+      return parse_json_bounded(text, 8);
+    } catch (const JsonLimitError& e) {
+      throw std::runtime_error(name_ + ": " + e.what());
     }
   }
   const json& at(const json& j, const char* key, const std::string& field) const {
@@ -39,11 +52,11 @@ class JsonReader {
   F number(const json& j, const std::string& field) const {
     if (!j.is_string()) fail(field, "expected a decimal string");
     const std::string s = j.get<std::string>();
-    if (s.size() > 1 && s[0] == '0') fail(field, "leading zero in \"" + s + "\"");
+    if (s.size() > 1 && s[0] == '0') fail(field, "leading zero in \"" + quote_bytes(s) + "\"");
     const auto v = from_decimal<F::kLimbs>(s);
-    if (!v) fail(field, "not a decimal number: \"" + s + "\"");
+    if (!v) fail(field, "not a decimal number: \"" + quote_bytes(s) + "\"");
     const auto f = F::from_canonical(*v);
-    if (!f) fail(field, "value not below the field modulus: " + s);
+    if (!f) fail(field, "value not below the field modulus: " + quote_bytes(s));
     return *f;
   }
   G1Affine g1(const json& j, const std::string& field) const {
@@ -143,6 +156,7 @@ std::string write_public_json(std::span<const Fr> inputs) {
 
 Proof parse_proof_json(std::string_view text, const std::string& name) {
   const JsonReader r(name);
+  if (text.size() > kMaxJsonBytes) r.fail("(file)", too_large(text.size()));
   const json j = r.parse(text);
   if (j.contains("protocol") && j["protocol"] != "groth16") r.fail("protocol", "not groth16");
   if (j.contains("curve") && j["curve"] != "bls12381") r.fail("curve", "not bls12381");
@@ -152,29 +166,42 @@ Proof parse_proof_json(std::string_view text, const std::string& name) {
 
 VerifyingKey parse_verifying_key_json(std::string_view text, const std::string& name) {
   const JsonReader r(name);
+  if (text.size() > kMaxJsonBytes) r.fail("(file)", too_large(text.size()));
   const json j = r.parse(text);
   if (j.contains("protocol") && j["protocol"] != "groth16") r.fail("protocol", "not groth16");
   if (j.contains("curve") && j["curve"] != "bls12381") r.fail("curve", "not bls12381");
   VerifyingKey vk;
+  // Counts first, then points: a key with a million IC entries is refused before any of its
+  // points costs a subgroup check.
+  const json& ic = r.at(j, "IC", "IC");
+  if (!ic.is_array() || ic.empty()) r.fail("IC", "expected a non-empty array");
+  if (ic.size() > kMaxJsonPublicInputs + 1) {
+    r.fail("IC", std::to_string(ic.size()) + " entries, more than the " +
+                     std::to_string(kMaxJsonPublicInputs) + " public inputs a key may have here");
+  }
+  if (j.contains("nPublic") &&
+      (!j["nPublic"].is_number_unsigned() || j["nPublic"].get<uint64_t>() + 1 != ic.size())) {
+    r.fail("nPublic", "does not match IC length - 1");
+  }
   vk.alpha_g1 = r.g1(r.at(j, "vk_alpha_1", "vk_alpha_1"), "vk_alpha_1");
   vk.beta_g2 = r.g2(r.at(j, "vk_beta_2", "vk_beta_2"), "vk_beta_2");
   vk.gamma_g2 = r.g2(r.at(j, "vk_gamma_2", "vk_gamma_2"), "vk_gamma_2");
   vk.delta_g2 = r.g2(r.at(j, "vk_delta_2", "vk_delta_2"), "vk_delta_2");
-  const json& ic = r.at(j, "IC", "IC");
-  if (!ic.is_array() || ic.empty()) r.fail("IC", "expected a non-empty array");
+  vk.ic.reserve(ic.size());
   for (size_t i = 0; i < ic.size(); ++i)
     vk.ic.push_back(r.g1(ic[i], sub("IC", i)));
-  if (j.contains("nPublic") &&
-      (!j["nPublic"].is_number_unsigned() || j["nPublic"].get<size_t>() + 1 != ic.size())) {
-    r.fail("nPublic", "does not match IC length - 1");
-  }
   return vk;
 }
 
 std::vector<Fr> parse_public_json(std::string_view text, const std::string& name) {
   const JsonReader r(name);
+  if (text.size() > kMaxJsonBytes) r.fail("(file)", too_large(text.size()));
   const json j = r.parse(text);
   if (!j.is_array()) r.fail("(top level)", "expected an array of decimal strings");
+  if (j.size() > kMaxJsonPublicInputs) {
+    r.fail("(top level)", std::to_string(j.size()) + " public signals, more than " +
+                              std::to_string(kMaxJsonPublicInputs));
+  }
   std::vector<Fr> out;
   for (size_t i = 0; i < j.size(); ++i)
     out.push_back(r.number<Fr>(j[i], sub("", i)));

@@ -4,6 +4,7 @@
 // subgroup) and reject non-canonical numbers, naming the file and the field.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>
@@ -12,6 +13,10 @@
 #include "groth16/types.hpp"
 
 namespace cuzk::groth16 {
+
+// The most public inputs a JSON key or public.json may have (Filecoin's largest circuit,
+// WindowPoSt at 32 GiB, has about 26,000); larger files are refused before any point is decoded.
+inline constexpr size_t kMaxJsonPublicInputs = size_t{1} << 16;
 
 std::string write_proof_json(const Proof& proof);
 std::string write_verifying_key_json(const VerifyingKey& vk);  // includes vk_alphabeta_12

@@ -1,15 +1,9 @@
 #include "porep/parameter_cache.hpp"
 
 #include <chrono>
-#include <cstdlib>
-#include <fstream>
 #include <stdexcept>
-#include <vector>
 
 #include "cs/key_assembly.hpp"
-#include "filecoin/blake2b.hpp"
-#include "filecoin/sha256.hpp"
-#include "groth16/bellperson_format.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/stacked_circuit.hpp"
 
@@ -25,10 +19,6 @@ std::string tree_display(const filecoin::TreeShape& t) {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string file_name(const PublicParams& pp, const char* ext) {
-  return "v" + std::to_string(kParameterCacheVersion) + "-" + parameter_cache_id(pp) + "." + ext;
 }
 
 void require_file(const std::filesystem::path& p, const PublicParams& pp) {
@@ -54,40 +44,17 @@ std::string parameter_identifier(const PublicParams& pp) {
 }
 
 std::string parameter_cache_id(const PublicParams& pp) {
-  const std::string id = parameter_identifier(pp);
-  const filecoin::Sha256Digest d =
-      filecoin::sha256(std::span(reinterpret_cast<const uint8_t*>(id.data()), id.size()));
-  return "stacked-proof-of-replication-" + tree_display(pp.tree) + "-sha256_hasher-" +
-         filecoin::to_hex(d);
+  return filecoin::parameter_cache_id(
+      "stacked-proof-of-replication-" + tree_display(pp.tree) + "-sha256_hasher",
+      parameter_identifier(pp));
 }
 
 ParameterFiles parameter_files(const std::filesystem::path& dir, const PublicParams& pp) {
-  return {dir / file_name(pp, "params"), dir / file_name(pp, "vk"), dir / file_name(pp, "meta")};
+  return filecoin::parameter_files(dir, parameter_cache_id(pp));
 }
 
 std::string parameter_metadata_json(const PublicParams& pp) {
-  return "{\"sector_size\":" + std::to_string(pp.sector_size()) + "}";
-}
-
-std::filesystem::path default_parameter_dir() {
-  if (const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE"); env != nullptr && *env != 0) {
-    return env;
-  }
-  return "/var/tmp/filecoin-proof-parameters";
-}
-
-std::string parameter_file_digest(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error(file.string() + ": cannot open");
-  filecoin::Blake2b512 h;
-  std::vector<char> buf(size_t{1} << 20);
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    const auto n = static_cast<size_t>(in.gcount());
-    if (n > 0) h.update(std::span(reinterpret_cast<const uint8_t*>(buf.data()), n));
-  }
-  const filecoin::Blake2b512Digest d = h.finish();
-  return filecoin::to_hex(std::span(d).first(16));
+  return filecoin::parameter_metadata_json({pp.sector_size(), false, ""});
 }
 
 groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string_view seed,
@@ -109,16 +76,11 @@ groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string
   return params;
 }
 
-ParameterFiles write_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,
-                                     const groth16::Parameters& params) {
-  std::filesystem::create_directories(dir);
+ParameterFiles write_test_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,
+                                          const groth16::Parameters& params, std::string_view seed,
+                                          Overwrite mode) {
   const ParameterFiles files = parameter_files(dir, pp);
-  groth16::write_parameters(files.params, params);
-  groth16::write_verifying_key(files.vk, params.vk);
-  std::ofstream meta(files.meta, std::ios::binary | std::ios::trunc);
-  if (!meta || !(meta << parameter_metadata_json(pp))) {
-    throw std::runtime_error(files.meta.string() + ": cannot write");
-  }
+  filecoin::write_parameter_set(files, params, {pp.sector_size(), true, std::string(seed)}, mode);
   return files;
 }
 
@@ -137,19 +99,21 @@ void check_ic(const groth16::VerifyingKey& vk, const PublicParams& pp,
 }  // namespace
 
 groth16::Parameters read_parameter_file(const std::filesystem::path& dir, const PublicParams& pp,
-                                        ThreadPool& pool) {
+                                        const filecoin::ParameterChecks& checks, ThreadPool& pool,
+                                        filecoin::ParameterVerdict* verdict) {
   const ParameterFiles files = parameter_files(dir, pp);
   require_file(files.params, pp);
-  groth16::Parameters p = groth16::read_parameters(files.params, SubgroupCheck::kSkipTrusted, pool);
+  groth16::Parameters p = filecoin::read_parameter_set(files, checks, pool, verdict);
   check_ic(p.vk, pp, files.params);
   return p;
 }
 
 groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
-                                              const PublicParams& pp) {
+                                              const PublicParams& pp,
+                                              const filecoin::ParameterChecks& checks) {
   const ParameterFiles files = parameter_files(dir, pp);
   require_file(files.vk, pp);
-  groth16::VerifyingKey vk = groth16::read_verifying_key(files.vk);
+  groth16::VerifyingKey vk = filecoin::read_verifying_key_set(files, checks);
   check_ic(vk, pp, files.vk);
   return vk;
 }

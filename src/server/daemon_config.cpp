@@ -60,7 +60,8 @@ struct Section {
 const std::vector<Section>& schema() {
   static const std::vector<Section> sections = {
       {"daemon", {"listen", "status_listen", "shutdown", "shutdown_timeout_s", "result_ttl_s"}},
-      {"srs", {"param_cache", "preload"}},
+      {"srs",
+       {"param_cache", "allow_insecure_params", "verify_digests", "check_subgroups", "preload"}},
       {"memory",
        {"total_budget", "safety_margin", "eviction_min_idle", "pinned_budget",
         "working_memory_budget"}},
@@ -180,6 +181,12 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
       const std::string s = r.string(n, where);
       if (s.empty()) r.fail(&n, where, "must not be empty");
       e.param_cache = s;
+    } else if (key == "allow_insecure_params") {
+      e.allow_insecure_params = r.boolean(n, where);
+    } else if (key == "verify_digests") {
+      e.verify_param_digests = r.boolean(n, where);
+    } else if (key == "check_subgroups") {
+      e.check_param_subgroups = r.boolean(n, where);
     } else {
       ignored("parameters are loaded on demand (or with PreloadSRS)");
     }
@@ -464,7 +471,13 @@ std::string to_toml(const DaemonConfig& c) {
            {"shutdown_timeout_s", i64(c.shutdown_timeout_s)},
            {"result_ttl_s", i64(e.finished_job_ttl_s)},
        }},
-      {"srs", toml::table{{"param_cache", e.param_cache.string()}}},
+      {"srs",
+       toml::table{
+           {"param_cache", e.param_cache.string()},
+           {"allow_insecure_params", e.allow_insecure_params},
+           {"verify_digests", e.verify_param_digests},
+           {"check_subgroups", e.check_param_subgroups},
+       }},
       {"memory", toml::table{{"total_budget", i64(e.memory_budget_bytes)}}},
       {"gpus",
        toml::table{

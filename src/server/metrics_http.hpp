@@ -1,22 +1,48 @@
-// [daemon] status_listen: a minimal HTTP/1.0 responder for Prometheus scrapes. GET /metrics
-// answers the engine's text exposition; anything else 404/405. One request per connection,
-// served one at a time on its own thread (a scraper every few seconds, not a web server).
+// [daemon] status_listen: the daemon's HTTP port, served with cpp-httplib (Debian's
+// libcpp-httplib). GET (and HEAD) of a route answers its text; other paths 404, other methods on
+// a route 405. A small thread pool serves the connections and every read and write has a
+// timeout, so a slow or stalled client holds one worker for at most a few seconds and never the
+// port (the hand-written server it replaces answered one connection at a time).
+//
+// Routes are (path, content type, body function) rows: a status page is one more row.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "server/daemon_config.hpp"
 
+namespace httplib {
+class Server;
+}
+
 namespace cuzk::server {
+
+struct HttpRoute {
+  std::string path;          // "/metrics"
+  std::string content_type;  // "text/plain; version=0.0.4; charset=utf-8"
+  std::function<std::string()> body;
+};
+
+// GET /metrics with the Prometheus text exposition content type.
+HttpRoute metrics_route(std::function<std::string()> metrics_text);
+
+struct HttpServerOptions {
+  unsigned threads = 4;  // connections served at once
+  int read_timeout_s = 5, write_timeout_s = 5;
+  int keep_alive_timeout_s = 2;
+};
 
 class MetricsHttpServer {
  public:
   // Binds and listens at once (std::runtime_error naming the address when it cannot), then
   // serves on a thread until stop() or destruction.
+  MetricsHttpServer(const ListenAddress& address, std::vector<HttpRoute> routes,
+                    HttpServerOptions options = {});
   MetricsHttpServer(const ListenAddress& address, std::function<std::string()> metrics_text);
   ~MetricsHttpServer();
   MetricsHttpServer(const MetricsHttpServer&) = delete;
@@ -26,18 +52,9 @@ class MetricsHttpServer {
   void stop();
 
  private:
-  void serve();
-  void answer(int client) const;
-
-  int listen_fd_ = -1;
+  std::unique_ptr<httplib::Server> server_;
   uint16_t port_ = 0;
-  std::function<std::string()> metrics_text_;
-  std::atomic<bool> stopping_{false};
   std::thread thread_;
 };
-
-// The response to one request head ("GET /metrics HTTP/1.1\r\n..."), status line included.
-std::string http_response(const std::string& request_head,
-                          const std::function<std::string()>& metrics_text);
 
 }  // namespace cuzk::server

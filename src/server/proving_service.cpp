@@ -5,6 +5,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include "filecoin/parameter_cache.hpp"
+#include "util/utf8.hpp"
+
 namespace cuzk::server {
 namespace {
 
@@ -27,7 +30,7 @@ grpc::Status ProvingService::handle(Body&& body) {
   try {
     return body();
   } catch (const std::exception& e) {
-    return {grpc::StatusCode::INTERNAL, e.what()};
+    return {grpc::StatusCode::INTERNAL, escape_invalid_utf8(e.what())};
   }
 }
 
@@ -38,6 +41,9 @@ ProvingService::ProvingService(engine::Engine& engine, ServiceOptions options)
 
 grpc::Status ProvingService::submit(const v1::SubmitProofRequest& request,
                                     engine::SubmitResult* result) {
+  if (const std::string problem = request_problem(request); !problem.empty()) {
+    return {grpc::StatusCode::INVALID_ARGUMENT, problem};
+  }
   SubmitEvent event;
   event.request_id = request.request_id();
   event.kind = static_cast<engine::ProofKind>(request.proof_kind());
@@ -154,6 +160,9 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
       return grpc::Status::OK;
     } catch (const engine::MissingParametersError& e) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND, e.what());  // the files can be fetched
+    } catch (const filecoin::ParameterFileError& e) {
+      // The files are there but refused as configured (marked insecure, a digest mismatch).
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION, e.what());
     } catch (const std::invalid_argument& e) {
       return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, e.what());
     }

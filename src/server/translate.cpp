@@ -1,5 +1,7 @@
 #include "server/translate.hpp"
 
+#include "util/utf8.hpp"
+
 namespace cuzk::server {
 namespace {
 
@@ -27,6 +29,26 @@ v1::AwaitProofResponse::Status status_of(engine::JobState state) {
 }
 
 }  // namespace
+
+std::string request_problem(const v1::SubmitProofRequest& request) {
+  const int kind = request.proof_kind();
+  if (kind < v1::POREP_SEAL_COMMIT || kind > v1::WINNING_POST) {
+    return "proof_kind " + std::to_string(kind) +
+           (kind == v1::PROOF_KIND_UNSPECIFIED ? " (PROOF_KIND_UNSPECIFIED)" : " (unknown)") +
+           ": expected POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, WINDOW_POST_PARTITION or "
+           "WINNING_POST (proof kind " +
+           std::to_string(kind) + " cannot be served)";
+  }
+  const int priority = request.priority();
+  if (priority < v1::PRIORITY_UNSPECIFIED || priority > v1::CRITICAL) {
+    return "priority " + std::to_string(priority) +
+           " is not one of PRIORITY_UNSPECIFIED (0), LOW, NORMAL, HIGH, CRITICAL (4)";
+  }
+  if (request.vanilla_proof().empty() && request.vanilla_proofs_size() == 0) {
+    return "no vanilla_proof (nor vanilla_proofs): every proof kind proves from one";
+  }
+  return {};
+}
 
 engine::ProofRequest to_engine(const v1::SubmitProofRequest& request) {
   engine::ProofRequest r;
@@ -62,7 +84,7 @@ v1::AwaitProofResponse to_proto(const engine::JobResult& result) {
   r.set_job_id(result.job_id);
   r.set_status(status_of(result.state));
   r.set_proof(string_of(result.proof));
-  r.set_error_message(result.error_message);
+  r.set_error_message(escape_invalid_utf8(result.error_message));
   r.set_queue_wait_ms(result.timings.queue_wait_ms);
   r.set_srs_load_ms(result.timings.srs_load_ms);
   r.set_synthesis_ms(result.timings.synthesis_ms);

@@ -11,13 +11,20 @@ namespace cuzk::server {
 
 namespace v1 = ::cuzk::v1;
 
-// Every field, enums by number: an out-of-range proof kind reaches the engine, which fails the
-// job naming it (the client sees FAILED with the reason, not a transport error).
+// What no proof kind could serve, answered INVALID_ARGUMENT before a job exists: a proof kind
+// that is not one of the API's four (PROOF_KIND_UNSPECIFIED and unknown numbers: an empty
+// request is one), a priority outside PRIORITY_UNSPECIFIED..CRITICAL (2^31 - 1 would rank above
+// CRITICAL), no vanilla proof at all. Empty when the request may become a job; the rest
+// (sizes, registered proof, the payload itself) is the engine's to judge, as FAILED jobs.
+std::string request_problem(const v1::SubmitProofRequest& request);
+
+// Every field, enums by number (request_problem first: this translates, it does not judge).
 engine::ProofRequest to_engine(const v1::SubmitProofRequest& request);
 
 v1::SubmitProofResponse to_proto(const engine::SubmitResult& result);
 
-// A final result: COMPLETED / FAILED / CANCELLED with the proof, the error and the five timings.
+// A final result: COMPLETED / FAILED / CANCELLED with the proof, the error (made valid UTF-8:
+// protobuf refuses to serialize a string field that is not) and the five timings.
 v1::AwaitProofResponse to_proto(const engine::JobResult& result);
 
 // What AwaitProof answers when its timeout passes first.

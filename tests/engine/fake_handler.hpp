@@ -5,6 +5,7 @@
 // logged as "<request_id>/<k>".
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -34,9 +35,40 @@ class SynthesisLog {
     return entries_;
   }
 
+  // Partition circuits alive at once, seen from the handler's side (from the start of
+  // partition(k) until the engine drops the circuit): an observation independent of the
+  // engine's memory ledger, which reserves a partition's working set before it asks for it.
+  void circuit_born() {
+    std::lock_guard<std::mutex> lock(mu_);
+    max_live_ = std::max(max_live_, ++live_);
+  }
+  void circuit_gone() {
+    std::lock_guard<std::mutex> lock(mu_);
+    --live_;
+  }
+  int max_live_circuits() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return max_live_;
+  }
+
  private:
   mutable std::mutex mu_;
   std::vector<std::string> entries_;
+  int live_ = 0, max_live_ = 0;
+};
+
+// The fake circuit, counted in its log while it exists.
+class CountedCircuit final : public Circuit {
+ public:
+  explicit CountedCircuit(SynthesisLog* log)
+      : log_(log), inner_(kFakeConstraints, 2, kFakeCircuitSeed) {}
+  ~CountedCircuit() override { log_->circuit_gone(); }
+  void synthesize(ConstraintSystem& cs) const override { inner_.synthesize(cs); }
+  std::vector<Fr> public_inputs() const { return inner_.public_inputs(); }
+
+ private:
+  SynthesisLog* log_;
+  testing::RandomCircuit inner_;
 };
 
 class FakeJob final : public PreparedJob {
@@ -47,8 +79,9 @@ class FakeJob final : public PreparedJob {
   uint64_t resident_bytes() const override { return 1000; }
   PartitionCircuit partition(unsigned k) const override {
     log_->add(tag_ + "/" + std::to_string(k));
+    log_->circuit_born();  // the CountedCircuit below reports its end
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
-    auto circuit = std::make_unique<testing::RandomCircuit>(kFakeConstraints, 2, kFakeCircuitSeed);
+    auto circuit = std::make_unique<CountedCircuit>(log_);
     PartitionCircuit out;
     out.public_inputs = circuit->public_inputs();
     out.circuit = std::move(circuit);
@@ -91,8 +124,7 @@ class FakeHandler final : public CircuitHandler {
         {"fake", std::stoull(id.substr(5)), "any", 1}};
   }
 
-  std::optional<SrsSpec> srs_spec(const std::string& id,
-                                  const std::filesystem::path&) const override {
+  std::optional<SrsSpec> srs_spec(const std::string& id, const ParameterSource&) const override {
     if (id.rfind("fake-", 0) != 0) return std::nullopt;
     SrsSpec spec;
     spec.circuit_id = id;

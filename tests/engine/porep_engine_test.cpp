@@ -47,6 +47,7 @@ TEST(PorepEngine, TwoKiBProofsVerifyAndBadJobsFailWithTheirReason) {
   EngineConfig config;
   config.backend = "cpu";
   config.param_cache = tp.dir;
+  config.allow_insecure_params = true;  // the test parameters are marked insecure
   Engine engine(config);
 
   ProofRequest from_wrapper = porep_request(wrapper, registered);
@@ -111,6 +112,35 @@ TEST(PorepEngine, TwoKiBProofsVerifyAndBadJobsFailWithTheirReason) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->state, JobState::kFailed);
   EXPECT_NE(r->error_message.find(".params is missing"), std::string::npos) << r->error_message;
+}
+
+TEST(PorepEngine, MarkedTestParametersAreRefusedUnlessAllowed) {
+  const porep::test::SealedSector& s = porep::test::sealed_2kib();
+  const porep::PublicParams pp = porep::PublicParams::from_config(s.config);
+  ThreadPool pool(0);
+  const porep::test::TestParameters tp = porep::test::cached_test_parameters(pp, pool);
+  EngineConfig config;
+  config.backend = "cpu";
+  config.param_cache = tp.dir;  // allow_insecure_params left at its default, false
+  Engine engine(config);
+  try {
+    engine.preload_srs("porep-2k");
+    FAIL() << "marked parameters were loaded";
+  } catch (const filecoin::ParameterFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("INSECURE"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("allow_insecure_params"), std::string::npos) << e.what();
+  }
+  const auto r =
+      engine.await(engine
+                       .submit(porep_request(bytes_of(filecoin::seal_commit_phase1_to_json(s.c1)),
+                                             static_cast<uint64_t>(s.c1.registered_proof)))
+                       .job_id,
+                   600s);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->state, JobState::kFailed);
+  EXPECT_NE(r->error_message.find("INSECURE"), std::string::npos) << r->error_message;
+  EXPECT_TRUE(r->proof.empty());
+  EXPECT_TRUE(engine.status().srs.empty() || engine.status().srs[0].tier == SrsTier::kCold);
 }
 
 }  // namespace

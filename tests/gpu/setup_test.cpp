@@ -43,8 +43,7 @@ void expect_device_equals_cpu(const pce::RecordedCircuit& rc, const std::string&
   // The first differing byte, if any, says which vector is off.
   const auto diff = std::mismatch(sink.bytes.begin(), sink.bytes.end(), want.begin());
   EXPECT_TRUE(diff.first == sink.bytes.end())
-      << "first difference at byte " << (diff.first - sink.bytes.begin()) << " of "
-      << want.size();
+      << "first difference at byte " << (diff.first - sink.bytes.begin()) << " of " << want.size();
   EXPECT_EQ(reported, cpu.b_g2.size());  // the last phase's last report
   EXPECT_GT(t.device_peak_bytes, 0u);
 }

@@ -2,12 +2,16 @@
 # The PoRep subcommands of `cuzk`: --help of each; `porep info` of the 2 KiB blank circuit and of
 # a sealed sector's C1 (same counts); a tampered C1 refused by `porep c2` before the parameters are
 # even read (exit 1, message, no proof file); missing parameters named (exit 2); a 32 GiB setup
-# refused without --force; and, when porep_tests has left its 2 KiB test parameters in the build
-# tree (they take minutes to make), c2 -> verify OK, verify with a wrong seed / comm_r -> exit 1,
-# a truncated proof -> exit 2. Usage: cli_test.sh <cuzk binary> <test parameter cache>
+# refused without --allow-large; `porep params` without --out refused (exit 2, no file anywhere)
+# and never replacing a file without --force; then, with the 2 KiB test parameters the
+# server_fixtures test made (marked insecure): c2 refused without --allow-insecure-params, c2 ->
+# verify OK, verify with a wrong seed / comm_r -> exit 1, a truncated proof -> exit 2, and a .vk
+# under its published name with one byte changed (no insecure marker) refused naming Filecoin's
+# digest. Usage: cli_test.sh <cuzk binary> <test parameter directory>. Exit 77 (skip) when that
+# directory is missing: only a build without the daemon lacks it.
 set -u
 cuzk="$1"
-cache="$2"
+params="$2"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -52,19 +56,37 @@ grep -q 'v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha25
   { cat "$dir/out"; fail "c2: missing parameter file not named"; }
 [ ! -e "$dir/p.bin" ] || fail "c2: a proof file was written without parameters"
 expect_rc 2 "$cuzk" porep params --sector-size 32GiB --out "$dir/p32"
+grep -q 'allow-large' "$dir/out" || { cat "$dir/out"; fail "params 32GiB: no --allow-large hint"; }
 
-params=""
-for d in "$cache"/2KiB-*; do
-  [ -f "$d/complete" ] && params="$d"
-done
-if [ -z "$params" ]; then
-  echo "note: no cached 2 KiB test parameters under $cache (run porep_tests first); c2 skipped"
-  exit 0
+# Test parameters carry the production names: never written without --out (not even into
+# $FIL_PROOFS_PARAMETER_CACHE), never over an existing file without --force.
+FIL_PROOFS_PARAMETER_CACHE="$dir/real-cache" expect_rc 2 "$cuzk" porep params --sector-size 2KiB
+grep -q 'give --out' "$dir/out" || { cat "$dir/out"; fail "params without --out: no message"; }
+[ ! -e "$dir/real-cache" ] || fail "params without --out wrote into the parameter cache"
+stem=v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f
+mkdir "$dir/taken"
+echo "a real key" > "$dir/taken/$stem.vk"
+expect_rc 2 "$cuzk" porep params --sector-size 2KiB --out "$dir/taken"
+grep -q "$stem.vk exists" "$dir/out" || { cat "$dir/out"; fail "params: existing file not named"; }
+[ "$(cat "$dir/taken/$stem.vk")" = "a real key" ] || fail "params replaced an existing file"
+[ "$(ls "$dir/taken")" = "$stem.vk" ] || fail "params wrote beside an existing file"
+
+if [ ! -f "$params/$stem.params" ]; then
+  echo "SKIP: no 2 KiB test parameters in $params (server_fixtures makes them); c2 not run"
+  exit 77
 fi
-expect_rc 0 "$cuzk" porep c2 --c1 "$c1" --params "$params" --out "$dir/proof.bin"
+grep -q '"insecure":true' "$params/$stem.meta" || fail "test parameters are not marked insecure"
+expect_rc 2 "$cuzk" porep c2 --c1 "$c1" --params "$params" --out "$dir/proof.bin"
+grep -q 'INSECURE' "$dir/out" && grep -q -- '--allow-insecure-params' "$dir/out" ||
+  { cat "$dir/out"; fail "c2: marked parameters not refused with the flag named"; }
+[ ! -e "$dir/proof.bin" ] || fail "c2: a proof was written with refused parameters"
+# Our own setup made these points: --trusted-params skips their subgroup checks (minutes here).
+expect_rc 0 "$cuzk" porep c2 --c1 "$c1" --params "$params" --allow-insecure-params \
+  --trusted-params --out "$dir/proof.bin"
 grep -q '^partition 0/1: circuit' "$dir/out" || fail "c2: no partition timing line"
 [ "$(stat -c %s "$dir/proof.bin")" -eq 192 ] || fail "c2: proof is not 192 bytes"
-expect_rc 0 "$cuzk" porep verify --c1 "$c1" --params "$params" --proof "$dir/proof.bin"
+expect_rc 0 "$cuzk" porep verify --c1 "$c1" --params "$params" --allow-insecure-params \
+  --proof "$dir/proof.bin"
 grep -q '^OK' "$dir/out" || fail "verify: no OK line"
 vals=$(python3 - "$c1" <<'PY'
 import base64, json, sys
@@ -75,12 +97,25 @@ PY
 )
 read -r comm_r comm_d replica_id seed <<< "$vals"
 expect_rc 0 "$cuzk" porep verify --sector-size 2KiB --comm-r "$comm_r" --comm-d "$comm_d" \
-  --replica-id "$replica_id" --seed "$seed" --params "$params" --proof "$dir/proof.bin"
+  --replica-id "$replica_id" --seed "$seed" --params "$params" --allow-insecure-params \
+  --proof "$dir/proof.bin"
 expect_rc 1 "$cuzk" porep verify --sector-size 2KiB --comm-r "$comm_r" --comm-d "$comm_d" \
-  --replica-id "$replica_id" --seed "$ones" --params "$params" --proof "$dir/proof.bin"
+  --replica-id "$replica_id" --seed "$ones" --params "$params" --allow-insecure-params \
+  --proof "$dir/proof.bin"
 bad_r="0${comm_r:1}"; [ "$bad_r" != "$comm_r" ] || bad_r="1${comm_r:1}"
 expect_rc 1 "$cuzk" porep verify --sector-size 2KiB --comm-r "$bad_r" --comm-d "$comm_d" \
-  --replica-id "$replica_id" --seed "$seed" --params "$params" --proof "$dir/proof.bin"
+  --replica-id "$replica_id" --seed "$seed" --params "$params" --allow-insecure-params \
+  --proof "$dir/proof.bin"
 head -c 100 "$dir/proof.bin" > "$dir/short.bin"
-expect_rc 2 "$cuzk" porep verify --c1 "$c1" --params "$params" --proof "$dir/short.bin"
+expect_rc 2 "$cuzk" porep verify --c1 "$c1" --params "$params" --allow-insecure-params \
+  --proof "$dir/short.bin"
+
+# A .vk under its published name and without the insecure marker is Filecoin's or nothing: one
+# byte changed is refused naming both digests (parameters.json's dc1ade99...).
+mkdir "$dir/published"
+cp "$params/$stem.vk" "$dir/published/"
+python3 -c 'import sys; p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[500] ^= 1; open(p, "wb").write(b)' "$dir/published/$stem.vk"
+expect_rc 2 "$cuzk" porep verify --c1 "$c1" --params "$dir/published" --proof "$dir/proof.bin"
+grep -q 'differs from the published dc1ade9929ade1708238f155343044ac' "$dir/out" ||
+  { cat "$dir/out"; fail "verify: a changed published .vk was not refused with its digests"; }
 echo "OK"

@@ -121,11 +121,14 @@ struct TestParameters {
 };
 
 inline constexpr const char* kTestParameterSeed = "cuzk porep tests";
+// The tests read their own (marked insecure) parameters, whose points our setup made.
+inline constexpr filecoin::ParameterChecks kTestParameterChecks{
+    .allow_insecure = true, .verify_params_digest = false, .check_bulk_points = false};
 
 // Test parameters of `pp`, kept under $CUZK_POREP_TEST_CACHE (default: the build tree) in a
 // directory named by the sector size and the digest of the blank circuit's R1CS, so they are
 // regenerated exactly when the circuit changes. The files are written with
-// write_parameter_files and always read back with read_parameter_file.
+// write_test_parameter_files and always read back with read_parameter_file.
 inline TestParameters cached_test_parameters(const PublicParams& pp, ThreadPool& pool) {
   const char* env = std::getenv("CUZK_POREP_TEST_CACHE");
   const std::filesystem::path root = env != nullptr && *env != 0 ? env : CUZK_POREP_TEST_CACHE;
@@ -143,7 +146,11 @@ inline TestParameters cached_test_parameters(const PublicParams& pp, ThreadPool&
   out.setup.inputs = r1cs.num_inputs;
   out.setup.aux = r1cs.num_aux;
   const std::string prefix = sector_size_name(pp.sector_size()) + "-";
-  out.dir = root / (prefix + r1cs_digest(r1cs, kTestParameterSeed).substr(0, 16));
+  // The key covers the file format too: sets written before the .meta carried the insecure
+  // marker are made again rather than read.
+  out.dir =
+      root /
+      (prefix + r1cs_digest(r1cs, std::string(kTestParameterSeed) + " marked .meta").substr(0, 16));
   const std::filesystem::path complete = out.dir / "complete";
   if (!std::filesystem::exists(complete)) {
     out.generated = true;
@@ -160,12 +167,12 @@ inline TestParameters cached_test_parameters(const PublicParams& pp, ThreadPool&
     out.setup.setup_s = since(t0);
     r1cs = {};
     t0 = Clock::now();
-    write_parameter_files(out.dir, pp, generated);
+    write_test_parameter_files(out.dir, pp, generated, kTestParameterSeed, Overwrite::kRefuse);
     std::ofstream(complete) << "ok\n";
     out.write_s = since(t0);
   }
   t0 = Clock::now();
-  out.params = read_parameter_file(out.dir, pp, pool);
+  out.params = read_parameter_file(out.dir, pp, kTestParameterChecks, pool);
   out.read_s = since(t0);
   return out;
 }

@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <fstream>
 
+#include "gpu/backend_factory.hpp"
 #include "groth16/proof_io.hpp"
 #include "porep/parameter_cache.hpp"
-#include "gpu/backend_factory.hpp"
 #include "porep/seal_commit_phase2.hpp"
 #include "porep_test_util.hpp"
 
@@ -25,7 +25,7 @@ TEST(SealCommitPhase2, TwoKiBSealedSectorProvesAndVerifiesOnlyWithItsOwnInputs) 
 
   const test::TestParameters tp = test::cached_test_parameters(pp, pool);
   const groth16::Parameters& params = tp.params;
-  const groth16::VerifyingKey vk = read_verifying_key_file(tp.dir, pp);
+  const groth16::VerifyingKey vk = read_verifying_key_file(tp.dir, pp, test::kTestParameterChecks);
   EXPECT_EQ(vk, params.vk);
   EXPECT_EQ(tp.setup.inputs, 40u);
   EXPECT_EQ(parameter_metadata_json(pp), "{\"sector_size\":2048}");
@@ -134,14 +134,14 @@ TEST(SealCommitPhase2, MissingParameterFilesAreNamed) {
   ThreadPool pool(1);
   const PublicParams pp = PublicParams::for_sector_size(2048);
   try {
-    (void)read_verifying_key_file(dir.path(), pp);
+    (void)read_verifying_key_file(dir.path(), pp, {});
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(parameter_files(dir.path(), pp).vk.string()),
               std::string::npos)
         << e.what();
   }
-  EXPECT_THROW(read_parameter_file(dir.path(), pp, pool), std::runtime_error);
+  EXPECT_THROW(read_parameter_file(dir.path(), pp, {}, pool), std::runtime_error);
 }
 
 }  // namespace

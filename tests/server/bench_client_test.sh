@@ -31,6 +31,7 @@ cat > "$dir/cuzk.toml" <<TOML
 listen = "unix://$sock"
 [srs]
 param_cache = "$params"
+allow_insecure_params = true  # INSECURE test parameters (marked), a benchmark
 [gpus]
 backend = "cpu"
 TOML
@@ -46,7 +47,8 @@ cat "$dir/out"
 [ "$(stat -c %s "$dir/proof.bin")" -eq 192 ] || fail "proof is not 192 bytes"
 hex=$(od -An -tx1 -v "$dir/proof.bin" | tr -d ' \n')
 grep -q "$hex" "$dir/out" || fail "the printed proof hex differs from --out"
-expect_rc 0 "$cuzk" porep verify --c1 "$c1" --params "$params" --proof "$dir/proof.bin"
+expect_rc 0 "$cuzk" porep verify --c1 "$c1" --params "$params" --allow-insecure-params \
+  --proof "$dir/proof.bin"
 grep -q '^OK' "$dir/out" || fail "verify: no OK line"
 
 expect_rc 0 "$bench" --addr "$addr" status

@@ -68,6 +68,27 @@ TEST(DaemonConfig, ParamCacheDefaultsToTheEnvironment) {
   EXPECT_EQ(parse("[srs]\nparam_cache = \"/x\"", f).engine.param_cache, "/x");
 }
 
+TEST(DaemonConfig, ParameterChecksAreOffOnlyWhenAsked) {
+  const DaemonConfig d = parse("");
+  EXPECT_FALSE(d.engine.allow_insecure_params);  // marked test parameters are refused
+  EXPECT_FALSE(d.engine.verify_param_digests);
+  EXPECT_FALSE(d.engine.check_param_subgroups);
+  const DaemonConfig c =
+      parse("[srs]\nallow_insecure_params = true\nverify_digests = true\ncheck_subgroups = true");
+  EXPECT_TRUE(c.engine.allow_insecure_params);
+  EXPECT_TRUE(c.engine.verify_param_digests);
+  EXPECT_TRUE(c.engine.check_param_subgroups);
+  EXPECT_NE(to_toml(c).find("allow_insecure_params = true"), std::string::npos) << to_toml(c);
+  try {
+    parse("[srs]\nallow_insecure_params = \"yes\"");
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("[srs] allow_insecure_params: expected true or false"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(DaemonConfig, EveryKey) {
   const DaemonConfig c = parse(R"(
 [daemon]

@@ -31,6 +31,7 @@ class ServiceTest : public ::testing::Test {
     config.backend = "cpu";
     config.threads = 1;
     config.memory_budget_bytes = 1ull << 30;
+    config.pce_dir = dir_ / "pce";  // recorded circuits (the default lies beside param_cache)
     std::vector<std::shared_ptr<const engine::CircuitHandler>> handlers{
         std::make_shared<FakeHandler>(dir_, &log_)};
     engine_ = std::make_unique<engine::Engine>(config, handlers);
@@ -151,10 +152,39 @@ TEST_F(ServiceTest, BadInputFailsTheJobNotTheCall) {
   EXPECT_EQ(r.status(), v1::AwaitProofResponse::FAILED);
   EXPECT_NE(r.error_message().find("malformed payload"), std::string::npos) << r.error_message();
 
+  // A payload whose reason quotes bytes that are not UTF-8: the reason still arrives.
+  ASSERT_TRUE(submit(fake("not-utf8", "bad\xff\xfe"), &id).ok());
+  const v1::AwaitProofResponse quoted = await(id, 60'000);
+  EXPECT_EQ(quoted.status(), v1::AwaitProofResponse::FAILED);
+  EXPECT_NE(quoted.error_message().find("bad\\xff\\xfe"), std::string::npos)
+      << quoted.error_message();
+}
+
+TEST_F(ServiceTest, RequestsNoKindCouldServeAreInvalidArgumentWithoutAJob) {
+  std::vector<v1::SubmitProofRequest> refused(5, fake("r", "1,1"));
+  refused[0] = v1::SubmitProofRequest{};  // empty
+  refused[1].set_proof_kind(v1::PROOF_KIND_UNSPECIFIED);
+  refused[2].set_proof_kind(static_cast<v1::ProofKind>(9));
+  refused[3].set_priority(static_cast<v1::Priority>(2147483647));
+  refused[4].clear_vanilla_proof();
+  for (size_t i = 0; i < refused.size(); ++i) {
+    std::string id = "unset";
+    const grpc::Status s = submit(refused[i], &id);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << i << " " << s.error_message();
+    EXPECT_TRUE(id.empty()) << i << ": given job " << id;
+    grpc::ClientContext ctx;
+    v1::ProveRequest prove;
+    *prove.mutable_submit() = refused[i];
+    v1::ProveResponse out;
+    EXPECT_EQ(stub_->Prove(&ctx, prove, &out).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  }
+  EXPECT_TRUE(submitted_.empty());
+  const engine::EngineStatus st = engine_->status();
+  EXPECT_EQ(st.failed + st.completed, 0u);
+  std::string id;
   v1::SubmitProofRequest unspecified = fake("u", "1,1");
   unspecified.set_proof_kind(v1::PROOF_KIND_UNSPECIFIED);
-  ASSERT_TRUE(submit(unspecified, &id).ok());
-  EXPECT_EQ(await(id, 1000).status(), v1::AwaitProofResponse::FAILED);
+  EXPECT_FALSE(submit(unspecified, &id).ok());
 
   const v1::AwaitProofResponse unknown = await("job-404", 1000);
   EXPECT_EQ(unknown.status(), v1::AwaitProofResponse::FAILED);

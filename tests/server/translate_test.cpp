@@ -50,20 +50,53 @@ TEST(Translate, SubmitRequestEveryField) {
   EXPECT_EQ(r.comm_d_new, bytes("dnew"));
 }
 
-TEST(Translate, EnumsByNumberIncludingUnknownOnes) {
-  for (int kind = 0; kind <= 4; ++kind) {
+TEST(Translate, EnumsByNumberAndWhatNoKindCouldServe) {
+  for (int kind = 1; kind <= 4; ++kind) {
     v1::SubmitProofRequest m;
     m.set_proof_kind(static_cast<v1::ProofKind>(kind));
+    m.set_vanilla_proof("x");
+    EXPECT_EQ(request_problem(m), "") << kind;
     EXPECT_EQ(static_cast<int>(to_engine(m).kind), kind);
+    for (int priority = 0; priority <= 4; ++priority) {
+      m.set_priority(static_cast<v1::Priority>(priority));
+      EXPECT_EQ(request_problem(m), "") << priority;
+      EXPECT_EQ(static_cast<int>(to_engine(m).priority), priority);
+    }
   }
-  v1::SubmitProofRequest m;
+  v1::SubmitProofRequest ok;
+  ok.set_proof_kind(v1::WINDOW_POST_PARTITION);
+  ok.add_vanilla_proofs("sector 1");  // PoSt carries one per sector
+  EXPECT_EQ(request_problem(ok), "");
+  // Refused with the reason (before: given a job id; priority 2^31 - 1 ranked above CRITICAL).
+  EXPECT_NE(request_problem(v1::SubmitProofRequest{}).find("PROOF_KIND_UNSPECIFIED"),
+            std::string::npos);
+  v1::SubmitProofRequest m = ok;
   m.set_proof_kind(static_cast<v1::ProofKind>(7));  // proto3 keeps unknown enum numbers
-  m.set_priority(static_cast<v1::Priority>(9));
-  // The engine fails such a job naming the number; the server does not guess.
-  EXPECT_EQ(static_cast<int>(to_engine(m).kind), 7);
-  EXPECT_EQ(static_cast<int>(to_engine(m).priority), 9);
-  EXPECT_EQ(to_engine(v1::SubmitProofRequest{}).kind, engine::ProofKind::kUnspecified);
-  EXPECT_EQ(to_engine(v1::SubmitProofRequest{}).priority, engine::Priority::kUnspecified);
+  EXPECT_NE(request_problem(m).find("proof_kind 7 (unknown)"), std::string::npos);
+  m = ok;
+  m.set_proof_kind(static_cast<v1::ProofKind>(-3));
+  EXPECT_NE(request_problem(m).find("proof_kind -3"), std::string::npos);
+  for (int priority : {5, 2147483647, -1, -2147483647 - 1}) {
+    m = ok;
+    m.set_priority(static_cast<v1::Priority>(priority));
+    EXPECT_NE(request_problem(m).find("priority " + std::to_string(priority)), std::string::npos);
+  }
+  m = ok;
+  m.clear_vanilla_proofs();
+  EXPECT_NE(request_problem(m).find("no vanilla_proof"), std::string::npos);
+}
+
+TEST(Translate, ErrorMessagesBecomeValidUtf8) {
+  engine::JobResult r;
+  r.state = engine::JobState::kFailed;
+  r.error_message = "malformed C1 output: last read: '\"\xff\xfe'";
+  const v1::AwaitProofResponse m = to_proto(r);
+  EXPECT_EQ(m.error_message(), "malformed C1 output: last read: '\"\\xff\\xfe'");
+  std::string wire;
+  EXPECT_TRUE(m.SerializeToString(&wire));
+  v1::AwaitProofResponse back;
+  EXPECT_TRUE(back.ParseFromString(wire));  // what the client does: fails on invalid UTF-8
+  EXPECT_EQ(back.error_message(), m.error_message());
 }
 
 TEST(Translate, SubmitResponse) {
