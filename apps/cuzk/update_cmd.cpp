@@ -12,6 +12,7 @@
 
 #include "filecoin/base64.hpp"
 #include "filecoin/fr32.hpp"
+#include "filecoin/parameter_cache.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/tree_store.hpp"
 #include "filecoin/update/update_proof.hpp"
@@ -26,6 +27,7 @@
 #include "update/prove_update.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
+#include "util/atomic_file.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -48,8 +50,12 @@ struct BadInput : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+filecoin::ParameterChecks parameter_checks(const UpdateOptions& o) {
+  return {o.allow_insecure, false, !o.trusted_params};
+}
+
 std::filesystem::path params_dir(const UpdateOptions& o) {
-  return o.params_dir.empty() ? porep::default_parameter_dir()
+  return o.params_dir.empty() ? filecoin::default_parameter_dir()
                               : std::filesystem::path(o.params_dir);
 }
 
@@ -214,22 +220,25 @@ int run_params(const UpdateOptions& o) {
                    "GiB); pass --allow-large to try anyway");
   }
   const std::filesystem::path dir(o.out);
-  try {
-    update::require_new_parameter_files(update::parameter_files(dir, pp), o.force);
-  } catch (const update::ParameterFileExistsError& e) {
-    throw BadInput(e.what());  // before minutes of setup, not after
+  const Overwrite mode = o.force ? Overwrite::kForce : Overwrite::kRefuse;
+  if (mode == Overwrite::kRefuse) {  // before minutes of setup, not after
+    const update::ParameterFiles names = update::parameter_files(dir, pp);
+    for (const auto& f : {names.params, names.vk, names.meta}) {
+      if (std::filesystem::exists(f)) throw BadInput(FileExistsError(f).what());
+    }
   }
   ThreadPool pool(o.threads);
   std::fprintf(stderr,
                "warning: test parameters from a known seed; INSECURE, never use them in "
-               "production (their .meta marks them)\n");
+               "production (their .meta marks them; loading them needs --allow-insecure-params "
+               "or [srs] allow_insecure_params = true)\n");
   update::SetupTiming st;
   const groth16::Parameters params = update::generate_test_parameters(pp, o.setup_seed, pool, &st);
   const auto t0 = Clock::now();
   update::ParameterFiles files;
   try {
-    files = update::write_test_parameter_files(dir, pp, params, o.setup_seed, o.force);
-  } catch (const update::ParameterFileExistsError& e) {
+    files = update::write_test_parameter_files(dir, pp, params, o.setup_seed, mode);
+  } catch (const FileExistsError& e) {
     throw BadInput(e.what());
   }
   const double t_write = seconds_since(t0);
@@ -238,7 +247,7 @@ int run_params(const UpdateOptions& o) {
   std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
               st.synthesis_s, st.setup_s, t_write, peak_rss_gib());
   for (const auto& f : {files.params, files.vk, files.meta}) {
-    std::printf("%s  %s (%llu bytes)\n", porep::parameter_file_digest(f).c_str(),
+    std::printf("%s  %s (%llu bytes)\n", filecoin::parameter_file_digest(f).c_str(),
                 f.string().c_str(), static_cast<unsigned long long>(std::filesystem::file_size(f)));
   }
   return 0;
@@ -417,7 +426,15 @@ int run_prove(const UpdateOptions& o) {
   }
   std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
   t0 = Clock::now();
-  const groth16::Parameters params = update::read_parameter_file(params_dir(o), v.pp, pool);
+  filecoin::ParameterVerdict verdict;
+  const groth16::Parameters params =
+      update::read_parameter_file(params_dir(o), v.pp, parameter_checks(o), pool, &verdict);
+  if (verdict.insecure) {
+    std::fprintf(stderr,
+                 "warning: INSECURE test parameters (seed \"%s\"), allowed by "
+                 "--allow-insecure-params\n",
+                 verdict.meta->seed.c_str());
+  }
   std::printf("%s: %u partition(s) x %u challenges; parameters read in %.2f s\n",
               label(v.pp).c_str(), v.pp.partition_count, v.pp.challenge_count, seconds_since(t0));
   update::UpdateProveOptions opt;
@@ -453,7 +470,8 @@ int run_verify(const UpdateOptions& o) {
     in = {hex32(o.comm_r_old, "--comm-r-old"), hex32(o.comm_d_new, "--comm-d-new"),
           hex32(o.comm_r_new, "--comm-r-new"), pp.h_default()};
   }
-  const groth16::VerifyingKey vk = update::read_verifying_key_file(params_dir(o), pp);
+  const groth16::VerifyingKey vk =
+      update::read_verifying_key_file(params_dir(o), pp, parameter_checks(o));
   const std::vector<uint8_t> bytes = read_bytes(o.proof_path);
   const auto t0 = Clock::now();
   std::vector<bool> per;
@@ -562,6 +580,11 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   prove->add_option("--out", o.out, "output: the partition proofs concatenated")->required();
   prove->add_flag("--force", o.force, "replace an existing proof file");
   prove->add_option("--backend", o.backend, "cpu, gpu[:N] or auto");
+  prove->add_flag("--allow-insecure-params", o.allow_insecure,
+                  "accept parameters whose .meta marks them INSECURE (tests only)");
+  prove->add_flag("--trusted-params", o.trusted_params,
+                  "skip the subgroup check of the .params bulk points (done unless the digest "
+                  "matched a published one)");
   prove->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   prove->callback([&] { o.action = A::kProve; });
 
@@ -574,6 +597,8 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   verify->add_option("--comm-r-new", o.comm_r_new, "64 hex digits (stored bytes)");
   verify->add_option("--comm-d-new", o.comm_d_new, "64 hex digits (stored bytes)");
   verify->add_option("--params", o.params_dir, params_help);
+  verify->add_flag("--allow-insecure-params", o.allow_insecure,
+                   "accept a verifying key whose .meta marks it INSECURE (tests only)");
   verify->add_option("--proof", o.proof_path, "proof bytes")->required()->check(CLI::ExistingFile);
   verify->callback([&] { o.action = A::kVerify; });
 }

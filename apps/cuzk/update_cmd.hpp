@@ -34,8 +34,10 @@ struct UpdateOptions {
   std::string out;          // params: directory; prove-vanilla: vanilla file; prove: proof file
   std::string vanilla_proofs_out;  // prove-vanilla, synthetic: also Curio's bare [][]byte JSON
   std::string setup_seed = "cuzk update test parameters";
-  bool force = false;        // replace existing output files (never without it)
-  bool allow_large = false;  // params: allow 512 MiB and larger
+  bool force = false;           // replace existing output files (never without it)
+  bool allow_large = false;     // params: allow 512 MiB and larger
+  bool allow_insecure = false;  // prove / verify: accept a set whose .meta marks it insecure
+  bool trusted_params = false;  // prove: skip the subgroup check of the .params bulk points
   std::string sector_key, sector_key_cache, replica, replica_cache;  // encode / prove-vanilla
   std::string data;                                                  // encode: the new data
   bool unpadded = false;                                             // --data holds raw bytes

@@ -144,14 +144,14 @@ class UpdateHandler final : public CircuitHandler {
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,
-                                  const std::filesystem::path& param_cache) const override {
+                                  const ParameterSource& source) const override {
     if (id.rfind(kPrefix, 0) != 0) return std::nullopt;
     const UpdateParams pp = params_of(proof_of_circuit_id(id));
     SrsSpec spec;
     spec.circuit_id = id;
-    spec.file = update::parameter_files(param_cache, pp).params;
-    spec.load = [param_cache, pp](ThreadPool& pool) {
-      return update::read_parameter_file(param_cache, pp, pool);
+    spec.file = update::parameter_files(source.dir, pp).params;
+    spec.load = [source, pp](ThreadPool& pool) {
+      return update::read_parameter_file(source.dir, pp, source.checks, pool);
     };
     return spec;
   }

@@ -2,8 +2,9 @@
 // them (one bincode PartitionProof per partition, raw 32-byte commitments, sector_size 0):
 // commitments of the wrong length (a CID), too many partition proofs, a partition proof of another
 // sector size, undecodable bytes, a sector size or registered proof that does not fit, and vanilla
-// proofs the verifier refuses each fail their job with the reason before anything is proved. (A
-// proof through the engine is made by the daemon test's snap scenario, which then verifies it.)
+// proofs the verifier refuses each fail their job with the reason before anything is proved; the
+// test parameters (marked insecure) are refused unless allow_insecure_params. (A proof through
+// the engine is made by the daemon test's snap scenario, which then verifies it.)
 #include <gtest/gtest.h>
 
 #include "common/synthetic_update.hpp"
@@ -36,6 +37,7 @@ TEST(UpdateEngine, BadJobsFailWithTheirReasonBeforeProving) {
   EngineConfig config;
   config.backend = "cpu";
   config.param_cache = tp.dir;
+  config.allow_insecure_params = true;  // the test parameters are marked insecure
   Engine engine(config);
 
   std::vector<std::pair<std::string, std::string>> bad;  // job id, expected reason
@@ -83,6 +85,30 @@ TEST(UpdateEngine, BadJobsFailWithTheirReasonBeforeProving) {
   const EngineStatus st = engine.status();
   EXPECT_EQ(st.completed, 0u);
   EXPECT_EQ(st.failed, bad.size());
+}
+
+TEST(UpdateEngine, MarkedTestParametersAreRefusedUnlessAllowed) {
+  ThreadPool pool(0);
+  const testing::SyntheticUpdate u = testing::make_synthetic_update(2048, 63);
+  const update::test::TestParameters tp = update::test::cached_test_parameters(u.pp, pool);
+  EngineConfig config;
+  config.backend = "cpu";
+  config.param_cache = tp.dir;  // allow_insecure_params left at its default, false
+  Engine engine(config);
+  try {
+    engine.preload_srs("snap-2k");
+    FAIL() << "marked parameters were loaded";
+  } catch (const filecoin::ParameterFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("INSECURE"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("allow_insecure_params"), std::string::npos) << e.what();
+  }
+  // A good request (its vanilla proofs verify) fails for its parameters alone.
+  const auto r = engine.await(engine.submit(update_request(u, u.proofs)).job_id, 600s);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->state, JobState::kFailed);
+  EXPECT_NE(r->error_message.find("INSECURE"), std::string::npos) << r->error_message;
+  EXPECT_TRUE(r->proof.empty());
+  EXPECT_EQ(r->timings.gpu_compute_ms, 0u);
 }
 
 }  // namespace

@@ -4,9 +4,11 @@
 # the encoding's comm_d_new equals `cuzk commd` of the piece; the vanilla file verifies and a
 # tampered one is refused by verify-vanilla and by prove before the parameters are read (exit 1,
 # no proof file); prove -> verify OK, verify against other commitments -> exit 1, a truncated proof
-# -> exit 2; outputs are not replaced without --force; `update params` refuses to run without
-# --out, to replace files, and 32 GiB without --allow-large; `update synthetic` of 32 GiB
-# verifies. Usage: cli_test.sh <cuzk binary> <fixtures dir>
+# -> exit 2; the fixtures' parameters (marked INSECURE) are refused by prove and verify without
+# --allow-insecure-params (exit 2 naming the flag, no proof file); outputs are not replaced without
+# --force; `update params` refuses to run without --out, to replace files, and 32 GiB without
+# --allow-large; `update synthetic` of 32 GiB verifies.
+# Usage: cli_test.sh <cuzk binary> <fixtures dir>
 set -u
 cuzk="$1"
 fx="$2"
@@ -61,28 +63,44 @@ expect_rc 2 "$cuzk" update prove --vanilla "$fx/vanilla.json" --params "$dir/non
 grep -q 'v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.params is missing' \
   "$dir/out" || { cat "$dir/out"; fail "prove: missing parameter file not named"; }
 
-expect_rc 0 "$cuzk" update prove --vanilla "$fx/vanilla.json" --params "$fx/params" \
+# The test parameters are marked insecure: refused unless allowed, with the way to allow them.
+expect_rc 2 "$cuzk" update prove --vanilla "$fx/vanilla.json" --params "$fx/params" \
   --out "$dir/proof.bin"
+grep -q 'INSECURE.*refused.*--allow-insecure-params' "$dir/out" ||
+  { cat "$dir/out"; fail "prove: insecure parameters not refused for being insecure"; }
+[ ! -e "$dir/proof.bin" ] || fail "prove: a proof file was written with refused parameters"
+
+# Our own setup made these points: --trusted-params skips their subgroup checks.
+expect_rc 0 "$cuzk" update prove --vanilla "$fx/vanilla.json" --params "$fx/params" \
+  --allow-insecure-params --trusted-params --out "$dir/proof.bin"
 cat "$dir/out"
+grep -q 'warning: INSECURE test parameters (seed "cuzk update tests")' "$dir/out" ||
+  fail "prove: no warning that the parameters are insecure"
 [ "$(stat -c %s "$dir/proof.bin")" -eq 192 ] || fail "prove: not one 192-byte partition proof"
-expect_rc 0 "$cuzk" update verify --vanilla "$fx/vanilla.json" --params "$fx/params" \
+expect_rc 2 "$cuzk" update verify --vanilla "$fx/vanilla.json" --params "$fx/params" \
   --proof "$dir/proof.bin"
+grep -q 'INSECURE.*refused.*--allow-insecure-params' "$dir/out" ||
+  { cat "$dir/out"; fail "verify: an insecure verifying key not refused for being insecure"; }
+expect_rc 0 "$cuzk" update verify --vanilla "$fx/vanilla.json" --params "$fx/params" \
+  --allow-insecure-params --proof "$dir/proof.bin"
 grep -q '^OK: update proof verifies' "$dir/out" || { cat "$dir/out"; fail "verify"; }
 old=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["comm_r_old"])' "$fx/vanilla.json")
 new=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["comm_r_new"])' "$fx/vanilla.json")
 expect_rc 0 "$cuzk" update verify --sector-size 2KiB --comm-r-old "$old" --comm-r-new "$new" \
-  --comm-d-new "$commd" --params "$fx/params" --proof "$dir/proof.bin"
+  --comm-d-new "$commd" --params "$fx/params" --allow-insecure-params --proof "$dir/proof.bin"
 expect_rc 1 "$cuzk" update verify --sector-size 2KiB --comm-r-old "$new" --comm-r-new "$new" \
-  --comm-d-new "$commd" --params "$fx/params" --proof "$dir/proof.bin"
+  --comm-d-new "$commd" --params "$fx/params" --allow-insecure-params --proof "$dir/proof.bin"
 grep -q '^partition 0: INVALID' "$dir/out" || { cat "$dir/out"; fail "verify: wrong comm_r_old"; }
 head -c 191 "$dir/proof.bin" > "$dir/short.bin"
 expect_rc 2 "$cuzk" update verify --vanilla "$fx/vanilla.json" --params "$fx/params" \
-  --proof "$dir/short.bin"
+  --allow-insecure-params --proof "$dir/short.bin"
+grep -q 'short.bin: update verify: 191 proof bytes' "$dir/out" ||
+  { cat "$dir/out"; fail "verify: a truncated proof not refused for its length"; }
 
 # Outputs are never replaced without --force (a replica or a proof may be someone's data).
 echo keep > "$dir/existing"
 expect_rc 2 "$cuzk" update prove --vanilla "$fx/vanilla.json" --params "$fx/params" \
-  --out "$dir/existing"
+  --allow-insecure-params --out "$dir/existing"
 grep -q 'existing exists (not overwritten; pass --force' "$dir/out" || { cat "$dir/out"; fail "prove over a file"; }
 expect_rc 2 "$cuzk" update encode --sector-key "$fx/sector/sealed/s-t01000-2" \
   --sector-key-cache "$fx/sector/cache/s-t01000-2" --data "$fx/piece" --unpadded \

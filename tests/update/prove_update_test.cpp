@@ -1,6 +1,6 @@
 // INSECURE 2 KiB update test parameters made once per build tree (update_test_util.hpp) under
-// Filecoin's name with the insecure marker, never written over an existing file unless forced;
-// prove_update's refusals before proving.
+// Filecoin's name with the insecure marker, refused when read without allowing insecure sets,
+// never written over an existing file unless forced; prove_update's refusals before proving.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -36,7 +36,23 @@ TEST(UpdateTestParameters, TwoKiBSetIsMadeOrReadBackWithFilecoinNames) {
   std::ifstream meta(f.meta);
   const std::string text((std::istreambuf_iterator<char>(meta)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "{\"sector_size\":2048,\"insecure\":true,\"seed\":\"cuzk update tests\"}");
-  EXPECT_THROW(require_new_parameter_files(f, false), ParameterFileExistsError);
+  // The marker is read back: without allow_insecure the set is refused, naming the seed and how
+  // to allow it (the daemon's [srs] key, the CLI's flag).
+  for (const bool want_params : {false, true}) {
+    try {
+      if (want_params) {
+        (void)read_parameter_file(t.dir, pp, filecoin::ParameterChecks{}, pool);
+      } else {
+        (void)read_verifying_key_file(t.dir, pp, filecoin::ParameterChecks{});
+      }
+      FAIL() << "an insecure set was read without allow_insecure";
+    } catch (const filecoin::ParameterFileError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("cuzk update tests"), std::string::npos) << what;
+      EXPECT_NE(what.find("allow_insecure_params"), std::string::npos) << what;
+      EXPECT_NE(what.find("--allow-insecure-params"), std::string::npos) << what;
+    }
+  }
 }
 
 // The proof itself is made and checked by the CLI and daemon tests (cuzk update prove / verify,
@@ -64,7 +80,7 @@ TEST(UpdateProve, BadVanillaProofsAreRefusedBeforeProving) {
   EXPECT_THROW(prove_update(u.pp, u.in, u.proofs, none, o), std::invalid_argument);
 
   const test::TestParameters t = test::cached_test_parameters(u.pp, pool);
-  const groth16::VerifyingKey vk = read_verifying_key_file(t.dir, u.pp);
+  const groth16::VerifyingKey vk = read_verifying_key_file(t.dir, u.pp, test::kTestParameterChecks);
   EXPECT_THROW(verify_update_proof(u.pp, vk, u.in, std::vector<uint8_t>(191)),
                std::invalid_argument);
   EXPECT_THROW(verify_update_proof(u.pp, vk, u.in, std::vector<uint8_t>(384)),
@@ -77,15 +93,17 @@ TEST(UpdateTestParameters, WritingRefusesToReplaceAFileUnlessForced) {
   const ParameterFiles f = parameter_files(dir.path(), pp);
   std::ofstream(f.vk) << "someone's file";
   groth16::Parameters empty;
-  EXPECT_THROW(write_test_parameter_files(dir.path(), pp, empty, "s", false),
-               ParameterFileExistsError);
+  try {
+    write_test_parameter_files(dir.path(), pp, empty, "s", Overwrite::kRefuse);
+    FAIL() << "wrote over an existing file";
+  } catch (const FileExistsError& e) {
+    EXPECT_EQ(e.path(), f.vk);
+  }
   EXPECT_FALSE(std::filesystem::exists(f.params)) << "nothing written when one file exists";
   std::ifstream in(f.vk);
   std::string kept;
   std::getline(in, kept);
   EXPECT_EQ(kept, "someone's file");
-  EXPECT_EQ(test_parameter_metadata_json(pp, "a\"b\\c\n"),
-            "{\"sector_size\":2048,\"insecure\":true,\"seed\":\"a\\\"b\\\\c\"}");
 }
 
 }  // namespace
