@@ -91,23 +91,22 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
 }
 
 // Outputs never replace a file unless --force: a replica or a proof may be someone's data.
-void require_absent(const std::filesystem::path& path, bool force) {
-  if (!force && std::filesystem::exists(path)) {
-    throw BadInput(path.string() + " exists (not overwritten; pass --force to replace it)");
-  }
+// require_absent refuses before the work; write_output refuses again if the name was taken
+// meanwhile, and a failed write leaves nothing under the name (util/atomic_file.hpp).
+Overwrite overwrite_mode(bool force) {
+  return force ? Overwrite::kForce : Overwrite::kRefuse;
 }
 
-// Written through a temporary so a failed write leaves nothing under the name.
-void write_output(const std::string& path, std::span<const uint8_t> bytes) {
-  const std::filesystem::path out(path), tmp(path + ".tmp");
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f || !f.write(reinterpret_cast<const char*>(bytes.data()),
-                       static_cast<std::streamsize>(bytes.size()))) {
-      throw std::runtime_error(tmp.string() + ": cannot write");
-    }
+void require_absent(const std::filesystem::path& path, bool force) {
+  if (!force && std::filesystem::exists(path)) throw BadInput(FileExistsError(path).what());
+}
+
+void write_output(const std::string& path, std::span<const uint8_t> bytes, bool force) {
+  try {
+    write_file_atomically(path, bytes, overwrite_mode(force));
+  } catch (const FileExistsError& e) {
+    throw BadInput(e.what());
   }
-  std::filesystem::rename(tmp, out);
 }
 
 filecoin::Domain hex32(const std::string& text, const char* option) {
@@ -220,7 +219,7 @@ int run_params(const UpdateOptions& o) {
                    "GiB); pass --allow-large to try anyway");
   }
   const std::filesystem::path dir(o.out);
-  const Overwrite mode = o.force ? Overwrite::kForce : Overwrite::kRefuse;
+  const Overwrite mode = overwrite_mode(o.force);
   if (mode == Overwrite::kRefuse) {  // before minutes of setup, not after
     const update::ParameterFiles names = update::parameter_files(dir, pp);
     for (const auto& f : {names.params, names.vk, names.meta}) {
@@ -340,14 +339,15 @@ void write_vanilla_file(const UpdateOptions& o, const UpdateParams& pp,
     bytes += f.vanilla_proofs.back().size();
   }
   const std::string text = filecoin::encode_update_vanilla_file(f);
-  write_output(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+  write_output(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
+               o.force);
   if (!o.vanilla_proofs_out.empty()) {
     std::string array = "[";
     for (size_t k = 0; k < f.vanilla_proofs.size(); ++k)
       array += (k ? ",\"" : "\"") + filecoin::base64_encode(f.vanilla_proofs[k]) + "\"";
     array += "]\n";
     write_output(o.vanilla_proofs_out,
-                 std::span(reinterpret_cast<const uint8_t*>(array.data()), array.size()));
+                 std::span(reinterpret_cast<const uint8_t*>(array.data()), array.size()), o.force);
   }
   std::printf("%s: %zu partition proof(s), %zu bincode bytes, written to %s\n", label(pp).c_str(),
               proofs.size(), bytes, path.c_str());
@@ -445,7 +445,7 @@ int run_prove(const UpdateOptions& o) {
     print_partition(t, v.pp.partition_count);
   };
   const update::UpdateProveResult r = update::prove_update(v.pp, v.in, v.proofs, params, opt);
-  write_output(o.out, r.proof);
+  write_output(o.out, r.proof, o.force);
   std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", r.backend.c_str(),
               seconds_since(t_start), peak_rss_gib());
   std::printf("proof (%zu bytes, %u partition(s), each verified) written to %s\n", r.proof.size(),
