@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "engine/circuit_handler.hpp"
 #include "pce/pce_file.hpp"
 #include "pce/recording_cs.hpp"
 #include "porep/public_params.hpp"
@@ -31,20 +30,6 @@ engine::BlankCircuit blank_of(const PceOptions& o) {
                                     o.kind + "-" + engine::sector_size_suffix(size));
 }
 
-pce::RecordedCircuit record(const engine::BlankCircuit& blank) {
-  const auto t0 = Clock::now();
-  pce::RecordingCS rec;
-  Progress progress("pce record " + blank.identity.to_string(), 0, "constraints");
-  rec.on_progress([&](uint64_t n) { progress.add(n); });
-  blank.circuit->synthesize(rec);
-  progress.add(rec.num_constraints() % (1u << 20));  // the whole chunks were reported
-  progress.finish();
-  pce::RecordedCircuit rc = std::move(rec).finish(blank.identity);
-  std::fprintf(stderr, "recorded in %.1f s, peak RSS %.2f GiB\n",
-               std::chrono::duration<double>(Clock::now() - t0).count(), peak_rss_gib());
-  return rc;
-}
-
 void print_counts(uint64_t rows, uint64_t inputs, uint64_t aux, uint64_t a, uint64_t b, uint64_t c,
                   uint64_t coefficients, uint64_t bytes) {
   std::printf(
@@ -57,6 +42,20 @@ void print_counts(uint64_t rows, uint64_t inputs, uint64_t aux, uint64_t a, uint
 }
 
 }  // namespace
+
+pce::RecordedCircuit record_blank_circuit(const engine::BlankCircuit& blank) {
+  const auto t0 = Clock::now();
+  pce::RecordingCS rec;
+  Progress progress("pce record " + blank.identity.to_string(), 0, "constraints");
+  rec.on_progress([&](uint64_t n) { progress.add(n); });
+  blank.circuit->synthesize(rec);
+  progress.add(rec.num_constraints() % (1u << 20));  // the whole chunks were reported
+  progress.finish();
+  pce::RecordedCircuit rc = std::move(rec).finish(blank.identity);
+  std::fprintf(stderr, "recorded in %.1f s, peak RSS %.2f GiB\n",
+               std::chrono::duration<double>(Clock::now() - t0).count(), peak_rss_gib());
+  return rc;
+}
 
 void add_pce_commands(CLI::App& app, PceOptions& o) {
   CLI::App* pce = app.add_subcommand("pce", "Pre-compiled constraints (recorded circuit shapes)");
@@ -86,7 +85,7 @@ int run_pce(const PceOptions& o) {
       return 0;
     }
     const engine::BlankCircuit blank = blank_of(o);
-    const pce::RecordedCircuit rc = record(blank);
+    const pce::RecordedCircuit rc = record_blank_circuit(blank);
     if (o.action == PceOptions::Action::kInfo) {
       std::printf("circuit %s\n", rc.identity.to_string().c_str());
       print_counts(rc.num_rows, rc.num_inputs, rc.num_aux, rc.a.nnz(), rc.b.nnz(), rc.c.nnz(),

@@ -6,6 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "engine/circuit_handler.hpp"
+#include "pce/recorded_circuit.hpp"
+
 namespace cuzk::app {
 
 struct PceOptions {
@@ -21,5 +24,8 @@ struct PceOptions {
 void add_pce_commands(CLI::App& app, PceOptions& opts);
 // Exit code: 0 success, 2 bad input or a file that is refused.
 int run_pce(const PceOptions& opts);
+
+// The blank circuit recorded in memory, with progress lines and its time and peak RSS on stderr.
+pce::RecordedCircuit record_blank_circuit(const engine::BlankCircuit& blank);
 
 }  // namespace cuzk::app

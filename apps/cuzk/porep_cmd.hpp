@@ -1,5 +1,7 @@
 // PoRep C2 tools of `cuzk`:
-//   porep params   INSECURE test parameters for a sector size, under Filecoin's file names
+//   porep params   INSECURE test parameters for a sector size, under Filecoin's file names, made
+//                  on the CPU (the whole R1CS in memory) or on the GPU (from the recording, the
+//                  .params streamed to disk as it is made: how a 32 GiB set is possible)
 //   porep c2       c1.json -> vanilla check -> one Groth16 proof per partition -> proof bytes
 //   porep verify   proof bytes against a C1's (or given) comm_r, comm_d, replica_id and seed
 //   porep info     size of one partition circuit (constraints, inputs, aux, A/B densities)
@@ -22,6 +24,7 @@ struct PorepOptions {
   std::string comm_r, comm_d, replica_id, seed;  // verify without a C1 (64 hex digits each)
   std::string setup_seed = "cuzk porep test parameters";
   std::string backend = "cpu";
+  std::string pce_dir;     // params --backend gpu: load (or record and save) the recording here
   unsigned partition = 0;  // info --c1
   bool no_density = false;
   bool force = false;           // params: replace existing files

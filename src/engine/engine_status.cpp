@@ -28,7 +28,8 @@ void Engine::Impl::declare_metrics() {
                   kDurationBuckets);
   metrics.declare(
       "cuzk_partition_phase_seconds",
-      "Per-partition time by phase (synthesis, prove; within prove: upload, spmv, h_chain, msm).",
+      "Per-partition time by phase (synthesis, prove; within prove: upload, spmv, h_chain, "
+      "msm_h, msm_l, msm_a, msm_b_g1, msm_b_g2).",
       T::kHistogram, kDurationBuckets);
   metrics.declare("cuzk_queue_jobs", "Jobs by kind and state (pending, in_progress).", T::kGauge);
   metrics.declare("cuzk_prover_queue_partitions", "Synthesized partitions waiting for a prover.",

@@ -300,8 +300,9 @@ ParameterVerdict check_parameter_set(const ParameterFiles& files, const Paramete
   return v;
 }
 
-void write_parameter_set(const ParameterFiles& files, const groth16::Parameters& params,
-                         const ParameterMetadata& meta, Overwrite mode) {
+void write_parameter_set(
+    const ParameterFiles& files, const ParameterMetadata& meta, Overwrite mode,
+    const std::function<groth16::VerifyingKey(AtomicFileWriter&)>& write_params) {
   std::filesystem::create_directories(files.params.parent_path());
   // Refuse before writing anything: a half-replaced set would mix two setups.
   if (mode == Overwrite::kRefuse) {
@@ -310,13 +311,20 @@ void write_parameter_set(const ParameterFiles& files, const groth16::Parameters&
     }
   }
   AtomicFileWriter p(files.params, mode), vk(files.vk, mode), m(files.meta, mode);
-  p.write(groth16::serialize_parameters(params));
-  vk.write(groth16::serialize_verifying_key(params.vk));
+  vk.write(groth16::serialize_verifying_key(write_params(p)));
   m.write(parameter_metadata_json(meta));
   // The .meta last: a set is marked once its points are in place.
   p.commit();
   vk.commit();
   m.commit();
+}
+
+void write_parameter_set(const ParameterFiles& files, const groth16::Parameters& params,
+                         const ParameterMetadata& meta, Overwrite mode) {
+  write_parameter_set(files, meta, mode, [&](AtomicFileWriter& w) {
+    w.write(groth16::serialize_parameters(params));
+    return params.vk;
+  });
 }
 
 groth16::Parameters read_parameter_set(const ParameterFiles& files, const ParameterChecks& checks,

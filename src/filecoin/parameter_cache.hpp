@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -105,6 +106,13 @@ ParameterVerdict check_parameter_set(
 // of the three exists (FileExistsError naming it). Creates `dir`.
 void write_parameter_set(const ParameterFiles& files, const groth16::Parameters& params,
                          const ParameterMetadata& meta, Overwrite mode);
+
+// The streamed form, for a set too large to hold (a 32 GiB PoRep .params is 47 GB):
+// `write_params` writes the .params bytes into the writer it is given and returns the verifying
+// key; the same refusals and order as above.
+void write_parameter_set(
+    const ParameterFiles& files, const ParameterMetadata& meta, Overwrite mode,
+    const std::function<groth16::VerifyingKey(AtomicFileWriter&)>& write_params);
 
 // check_parameter_set, then the file itself (bellperson format). std::runtime_error naming the
 // missing file; groth16::FormatError for a malformed one.

@@ -58,6 +58,14 @@ grep -q 'v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha25
 expect_rc 2 "$cuzk" porep params --sector-size 32GiB --out "$dir/p32"
 grep -q 'allow-large' "$dir/out" || { cat "$dir/out"; fail "params 32GiB: no --allow-large hint"; }
 
+expect_rc 2 "$cuzk" porep params --sector-size 2KiB --backend tpu --out "$dir/ptpu"
+grep -q 'on the cpu or the gpu' "$dir/out" || { cat "$dir/out"; fail "params: bad backend not named"; }
+if ! nvidia-smi -L > /dev/null 2>&1; then  # the device setup, where no device is
+  expect_rc 2 "$cuzk" porep params --sector-size 2KiB --backend gpu --out "$dir/pgpu"
+  grep -qE 'no CUDA device|without CUDA' "$dir/out" || { cat "$dir/out"; fail "params gpu: no reason"; }
+  [ ! -e "$dir/pgpu" ] || [ -z "$(ls -A "$dir/pgpu")" ] || fail "params gpu: files without a device"
+fi
+
 # Test parameters carry the production names: never written without --out (not even into
 # $FIL_PROOFS_PARAMETER_CACHE), never over an existing file without --force.
 FIL_PROOFS_PARAMETER_CACHE="$dir/real-cache" expect_rc 2 "$cuzk" porep params --sector-size 2KiB
