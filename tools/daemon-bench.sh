@@ -7,14 +7,17 @@
 #
 #   tools/daemon-bench.sh --bin build --sector-size 2KiB --backend cpu --count 4 --jobs "1 2"
 #
-# Options: --bin DIR (cuzk, cuzk-daemon, cuzk-bench), --sector-size, --backend cpu|gpu|auto,
-# --count N, --jobs "J1 J2 ...", --synthesis-workers W (default 2), --lookahead L (default 2),
-# --threads T (default 0: all cores). Results: $OUT (default $WORK/out), summary.txt.
+# Options: --bin DIR (cuzk, cuzk-daemon, cuzk-bench), --kind porep|snap (default porep; snap: a
+# synthetic SnapDeals update from `cuzk update synthetic` and `cuzk update params`), --sector-size,
+# --backend cpu|gpu|auto, --count N, --jobs "J1 J2 ...", --synthesis-workers W (default 2),
+# --lookahead L (default 2), --threads T (default 0: all cores). Results: $OUT (default
+# $WORK/out), summary.txt.
 set -euo pipefail
-BIN=build SIZE=2KiB BACKEND=auto COUNT=4 JOBS="1 2" WORKERS=2 LOOKAHEAD=2 THREADS=0
+BIN=build KIND=porep SIZE=2KiB BACKEND=auto COUNT=4 JOBS="1 2" WORKERS=2 LOOKAHEAD=2 THREADS=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;
+    --kind) KIND=$2; shift 2 ;;
     --sector-size) SIZE=$2; shift 2 ;;
     --backend) BACKEND=$2; shift 2 ;;
     --count) COUNT=$2; shift 2 ;;
@@ -30,29 +33,45 @@ OUT=${OUT:-$WORK/out}
 mkdir -p "$WORK" "$OUT"
 BIN=$(cd "$BIN" && pwd)
 case "$SIZE" in
-  2KiB) circuit=porep-2k ;; 8MiB) circuit=porep-8m ;; 512MiB) circuit=porep-512m ;;
-  32GiB) circuit=porep-32g ;; 64GiB) circuit=porep-64g ;;
+  2KiB) suffix=2k ;; 8MiB) suffix=8m ;; 512MiB) suffix=512m ;; 32GiB) suffix=32g ;; 64GiB) suffix=64g ;;
   *) echo "sector size $SIZE?" >&2; exit 2 ;;
 esac
-summary="$OUT/summary-$SIZE-$BACKEND.txt"
+[[ "$KIND" == porep || "$KIND" == snap ]] || { echo "kind $KIND? (porep, snap)" >&2; exit 2; }
+circuit=$KIND-$suffix
+summary="$OUT/summary-$KIND-$SIZE-$BACKEND.txt"
 : > "$summary"
 log() { echo "$*" | tee -a "$summary"; }
 
-c1="$WORK/c1-$SIZE.json"
-[[ -f "$c1" ]] || "$BIN/cuzk" c1 synthetic --sector-size "$SIZE" --out "$c1" >/dev/null
-params="$WORK/params-$SIZE"
-if ! ls "$params"/*.params >/dev/null 2>&1; then
-  echo "== test parameters for $SIZE (insecure, once)"
-  /usr/bin/time -f "params: %e s, peak %M KiB" "$BIN/cuzk" porep params --sector-size "$SIZE" \
-    --out "$params" 2>&1 | tail -3 | tee -a "$summary"
+params="$WORK/params-$KIND-$SIZE"
+large=()
+[[ "$KIND" == snap ]] && case "$SIZE" in 512MiB|32GiB|64GiB) large=(--allow-large) ;; esac
+if [[ "$KIND" == porep ]]; then
+  c1="$WORK/c1-$SIZE.json"
+  [[ -f "$c1" ]] || "$BIN/cuzk" c1 synthetic --sector-size "$SIZE" --out "$c1" >/dev/null
+  input=(--c1 "$c1")
+  make_params=("$BIN/cuzk" porep params)
+else
+  update="$WORK/snap-$SIZE.json"
+  [[ -f "$update" ]] || "$BIN/cuzk" update synthetic --sector-size "$SIZE" --out "$update" \
+    --vanilla-proofs-out "$WORK/snap-$SIZE-vanilla.json" >/dev/null
+  field() { sed -n "s/.*\"$1\": \"*\([0-9a-f]*\)\"*,*$/\1/p" "$update"; }
+  input=(-t snap --vanilla "$WORK/snap-$SIZE-vanilla.json" --registered-proof "$(field registered_proof)"
+         --comm-r-old "$(field comm_r_old)" --comm-r-new "$(field comm_r_new)"
+         --comm-d-new "$(field comm_d_new)")
+  make_params=("$BIN/cuzk" update params)
 fi
-log "== $SIZE, backend $BACKEND, $COUNT proofs per run, synthesis workers $WORKERS, lookahead $LOOKAHEAD, $(nproc) cores"
+if ! ls "$params"/*.params >/dev/null 2>&1; then
+  echo "== $KIND test parameters for $SIZE (insecure, once)"
+  /usr/bin/time -f "params: %e s, peak %M KiB" "${make_params[@]}" --sector-size "$SIZE" \
+    ${large[@]+"${large[@]}"} --out "$params" 2>&1 | tail -3 | tee -a "$summary"
+fi
+log "== $KIND $SIZE, backend $BACKEND, $COUNT proofs per run, synthesis workers $WORKERS, lookahead $LOOKAHEAD, $(nproc) cores"
 
 pid=""
 trap '[[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null; true' EXIT  # never leave a daemon behind
 for J in $JOBS; do
   sock="$WORK/cuzk.sock"
-  cfg="$WORK/cuzk-$J.toml"
+  cfg="$WORK/cuzk-$KIND-$J.toml"
   cat > "$cfg" <<TOML
 [daemon]
 listen = "unix://$sock"
@@ -69,25 +88,25 @@ synthesis_lookahead = $LOOKAHEAD
 [logging]
 level = "warn"
 TOML
-  "$BIN/cuzk-daemon" --config "$cfg" > "$OUT/daemon-$SIZE-$BACKEND-j$J.log" 2>&1 &
+  "$BIN/cuzk-daemon" --config "$cfg" > "$OUT/daemon-$KIND-$SIZE-$BACKEND-j$J.log" 2>&1 &
   pid=$!
   for _ in $(seq 100); do [[ -S "$sock" ]] && break; sleep 0.1; done
   "$BIN/cuzk-bench" --addr "unix://$sock" preload --circuit "$circuit" | tee -a "$summary"
   t0=$(date +%s.%N)
-  "$BIN/cuzk-bench" --addr "unix://$sock" batch --c1 "$c1" -n "$COUNT" -j "$J" \
-    > "$OUT/batch-$SIZE-$BACKEND-j$J.txt" 2>&1 || true
+  "$BIN/cuzk-bench" --addr "unix://$sock" batch "${input[@]}" -n "$COUNT" -j "$J" \
+    > "$OUT/batch-$KIND-$SIZE-$BACKEND-j$J.txt" 2>&1 || true
   t1=$(date +%s.%N)
-  "$BIN/cuzk-bench" --addr "unix://$sock" metrics > "$OUT/metrics-$SIZE-$BACKEND-j$J.txt"
-  "$BIN/cuzk-bench" --addr "unix://$sock" status > "$OUT/status-$SIZE-$BACKEND-j$J.txt" || true
+  "$BIN/cuzk-bench" --addr "unix://$sock" metrics > "$OUT/metrics-$KIND-$SIZE-$BACKEND-j$J.txt"
+  "$BIN/cuzk-bench" --addr "unix://$sock" status > "$OUT/status-$KIND-$SIZE-$BACKEND-j$J.txt" || true
   hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
   kill -TERM "$pid"
   wait "$pid" && rc=0 || rc=$?
   pid=""
   busy=$(awk '/^cuzk_prover_busy_seconds_total/ {s += $2} END {print s + 0}' \
-    "$OUT/metrics-$SIZE-$BACKEND-j$J.txt")
+    "$OUT/metrics-$KIND-$SIZE-$BACKEND-j$J.txt")
   wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')
   log "-- -j $J"
-  grep -E 'throughput|s/proof|latency|mean|failed' "$OUT/batch-$SIZE-$BACKEND-j$J.txt" | tee -a "$summary" || true
+  grep -E 'throughput|s/proof|latency|mean|failed' "$OUT/batch-$KIND-$SIZE-$BACKEND-j$J.txt" | tee -a "$summary" || true
   log "$(awk -v w="$wall" -v b="$busy" -v h="$hwm" -v rc="$rc" 'BEGIN {
     printf "wall %.1f s | prover busy %.1f s (%.0f%% of wall) | daemon peak RSS %.2f GiB | exit %s",
       w, b, 100 * b / w, h / 1048576, rc }')"

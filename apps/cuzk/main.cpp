@@ -8,6 +8,7 @@
 #include "porep_cmd.hpp"
 #include "post_cmd.hpp"
 #include "selfcheck.hpp"
+#include "update_cmd.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"cuzk: Groth16 proving engine for Filecoin (offline toolbox)"};
@@ -37,6 +38,9 @@ int main(int argc, char** argv) {
   cuzk::app::PostOptions post;
   cuzk::app::add_post_commands(app, post);
 
+  cuzk::app::UpdateOptions update;
+  cuzk::app::add_update_commands(app, update);
+
   CLI11_PARSE(app, argc, argv);
   if (sc->parsed()) {
     selfcheck.bench = !no_bench;
@@ -51,6 +55,9 @@ int main(int argc, char** argv) {
   }
   if (post.action != cuzk::app::PostOptions::Action::kNone) {
     return cuzk::app::run_post(post);
+  }
+  if (update.action != cuzk::app::UpdateOptions::Action::kNone) {
+    return cuzk::app::run_update(update);
   }
   return cuzk::app::run_groth16(groth16);
 }

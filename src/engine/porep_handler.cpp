@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "engine/post_handler.hpp"
+#include "engine/update_handler.hpp"
 #include "filecoin/c1_wrapper.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "porep/parameter_cache.hpp"
@@ -150,7 +151,8 @@ std::shared_ptr<const CircuitHandler> make_porep_handler() {
 }
 
 std::vector<std::shared_ptr<const CircuitHandler>> default_handlers() {
-  return {make_porep_handler(), make_window_post_handler(), make_winning_post_handler()};
+  return {make_porep_handler(), make_window_post_handler(), make_winning_post_handler(),
+          make_update_handler()};
 }
 
 std::string sector_size_suffix(uint64_t bytes) {

@@ -122,4 +122,30 @@ const PoStProofInfo& post_proof_info(uint32_t id) {
   return kPoStProofs[id];
 }
 
+namespace {
+
+// api src/registry.rs RegisteredUpdateProof.
+const UpdateProofInfo kUpdateProofs[kUpdateProofCount] = {
+    {"StackedDrg2KiBV1", kSizes[0], kV1_1_0},   {"StackedDrg8MiBV1", kSizes[1], kV1_1_0},
+    {"StackedDrg512MiBV1", kSizes[2], kV1_1_0}, {"StackedDrg32GiBV1", kSizes[3], kV1_1_0},
+    {"StackedDrg64GiBV1", kSizes[4], kV1_1_0},
+};
+
+}  // namespace
+
+const UpdateProofInfo& update_proof_info(uint64_t id) {
+  if (id >= kUpdateProofCount) {
+    throw std::invalid_argument("unknown registered update proof id " + std::to_string(id) +
+                                " (SnapDeals ids are 0-4)");
+  }
+  return kUpdateProofs[id];
+}
+
+uint32_t update_proof_for_sector_size(uint64_t sector_size) {
+  for (uint32_t id = 0; id < kUpdateProofCount; ++id)
+    if (kUpdateProofs[id].sector_size == sector_size) return id;
+  throw std::invalid_argument("no registered update proof for sector size " +
+                              std::to_string(sector_size));
+}
+
 }  // namespace cuzk::filecoin

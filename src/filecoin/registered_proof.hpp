@@ -80,4 +80,17 @@ inline constexpr uint32_t kPoStProofCount = 15;
 // Throws std::invalid_argument for ids >= 15.
 const PoStProofInfo& post_proof_info(uint32_t registered_post_proof_id);
 
+// RegisteredUpdateProof (SnapDeals): 0..4 StackedDrg{2KiB,8MiB,512MiB,32GiB,64GiB}V1, API 1.1.0.
+// Its porep_id (same rule, from these ids) is not used by the update circuits.
+struct UpdateProofInfo {
+  std::string_view name;  // Rust name, e.g. "StackedDrg32GiBV1"
+  uint64_t sector_size;
+  ApiVersion api_version;
+};
+inline constexpr uint32_t kUpdateProofCount = 5;
+// Throws std::invalid_argument for ids >= 5.
+const UpdateProofInfo& update_proof_info(uint64_t registered_update_proof_id);
+// The update proof of a sector size; std::invalid_argument for sizes without one.
+uint32_t update_proof_for_sector_size(uint64_t sector_size);
+
 }  // namespace cuzk::filecoin

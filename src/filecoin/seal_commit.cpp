@@ -54,7 +54,8 @@ SealCommitPhase1Output seal_commit_phase1(const PorepConfig& config, const SealC
                                 ", comm_r_last " + to_hex(p_aux.comm_r_last) +
                                 ") does not hash to comm_r " + to_hex(in.comm_r));
   }
-  const unsigned rows_to_discard = tree_r_last_rows_to_discard(in.cache_dir, shape);
+  const unsigned rows_to_discard =
+      tree_r_last_rows_to_discard(in.cache_dir, shape.nodes_per_base_tree(), shape.tree.base);
 
   SectorStores s{open_tree_d(in.cache_dir, nodes),
                  open_tree_c(in.cache_dir, nodes, shape.tree),

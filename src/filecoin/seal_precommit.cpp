@@ -114,6 +114,47 @@ Domain compound_root(std::span<const Domain> base_roots, const TreeShape& shape)
   return NodeHasher(TreeHasher::kPoseidon, shape.top).hash(sub_roots);
 }
 
+Domain write_tree_d_file(const std::filesystem::path& cache_dir, std::span<const uint8_t> data,
+                         const SealOptions& options) {
+  const uint64_t nodes = data.size() / kNodeSize;
+  report(options, "tree_d", 0, nodes);
+  WritableMap tree(cache_dir / tree_d_file_name(), merkle_tree_len(nodes, 2) * kNodeSize);
+  std::memcpy(tree.bytes().data(), data.data(), nodes * kNodeSize);
+  const Domain root =
+      BaseTree::build_rows_in_place(tree.bytes(), nodes, 2, TreeHasher::kSha256, options.pool);
+  report(options, "tree_d", nodes, nodes);
+  return root;
+}
+
+Domain write_tree_r_last_files(const std::filesystem::path& cache_dir,
+                               std::span<const uint8_t> replica, const TreeShape& shape,
+                               const SealOptions& options) {
+  shape.validate();
+  const uint64_t count = shape.base_tree_count();
+  const uint64_t per_tree = replica.size() / kNodeSize / count;
+  const uint32_t arity = shape.base;
+  const unsigned rows_to_discard = default_rows_to_discard(per_tree, arity);
+  std::vector<Domain> r_roots;
+  const std::vector<std::string> r_names = tree_r_last_file_names(count);
+  for (uint64_t j = 0; j < count; ++j) {
+    const std::string stage = "tree_r_last " + std::to_string(j + 1) + "/" + std::to_string(count);
+    const std::vector<uint8_t> upper = build_upper_rows(
+        replica.subspan(j * per_tree * kNodeSize, per_tree * kNodeSize), arity, options, stage);
+    r_roots.push_back(node_at(upper, upper.size() / kNodeSize - 1));
+    uint64_t skip = 0;
+    for (unsigned r = 1; r <= rows_to_discard; ++r)
+      skip += per_tree >> (std::countr_zero(arity) * r);
+    const std::span<const uint8_t> cached =
+        std::span<const uint8_t>(upper).subspan(skip * kNodeSize);
+    std::ofstream f(cache_dir / r_names[j], std::ios::binary | std::ios::trunc);
+    f.write(reinterpret_cast<const char*>(cached.data()),
+            static_cast<std::streamsize>(cached.size()));
+    f.close();
+    if (!f) throw std::runtime_error((cache_dir / r_names[j]).string() + ": cannot write");
+  }
+  return compound_root(r_roots, shape);
+}
+
 PreCommit1Output seal_pre_commit_phase1(const PorepConfig& config,
                                         const std::filesystem::path& cache_dir,
                                         const std::optional<std::filesystem::path>& staged,
@@ -136,17 +177,15 @@ PreCommit1Output seal_pre_commit_phase1(const PorepConfig& config,
     std::filesystem::remove(sealed_path);  // a stale replica must not leak into the new file
     WritableMap sealed(sealed_path, config.sector_size);
     if (staged) copy_staged(*staged, sealed.bytes());
-    report(options, "tree_d", 0, nodes);
     const uint64_t tree_len = merkle_tree_len(nodes, 2);
-    WritableMap tree(cache_dir / tree_d_file_name(), tree_len * kNodeSize);
     if (!staged) {
+      report(options, "tree_d", 0, nodes);
+      WritableMap tree(cache_dir / tree_d_file_name(), tree_len * kNodeSize);
       out.comm_d = fill_zero_tree_d(tree.bytes(), nodes);
+      report(options, "tree_d", nodes, nodes);
     } else {
-      std::memcpy(tree.bytes().data(), sealed.bytes().data(), nodes * kNodeSize);
-      out.comm_d =
-          BaseTree::build_rows_in_place(tree.bytes(), nodes, 2, TreeHasher::kSha256, options.pool);
+      out.comm_d = write_tree_d_file(cache_dir, sealed.bytes(), options);
     }
-    report(options, "tree_d", nodes, nodes);
     out.tree_d_config = {cache_dir.string(), std::string(cache_key::kTreeD), tree_len, 0};
   }
 
@@ -265,28 +304,7 @@ PreCommit2Output seal_pre_commit_phase2(const PorepConfig& config, const PreComm
         drop_pages(keys.subspan(first * kNodeSize, n * kNodeSize));
       });
 
-  // tree_r_last: level-cache files over the replica (generate_tree_r_last_cpu).
-  const unsigned rows_to_discard = default_rows_to_discard(per_tree, arity);
-  std::vector<Domain> r_roots;
-  const std::vector<std::string> r_names = tree_r_last_file_names(count);
-  for (uint64_t j = 0; j < count; ++j) {
-    const std::string stage = "tree_r_last " + std::to_string(j + 1) + "/" + std::to_string(count);
-    const std::vector<uint8_t> upper =
-        build_upper_rows(sealed.bytes().subspan(j * per_tree * kNodeSize, per_tree * kNodeSize),
-                         arity, options, stage);
-    r_roots.push_back(node_at(upper, upper.size() / kNodeSize - 1));
-    uint64_t skip = 0;
-    for (unsigned r = 1; r <= rows_to_discard; ++r)
-      skip += per_tree >> (std::countr_zero(arity) * r);
-    const std::span<const uint8_t> cached =
-        std::span<const uint8_t>(upper).subspan(skip * kNodeSize);
-    std::ofstream f(cache_dir / r_names[j], std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(cached.data()),
-            static_cast<std::streamsize>(cached.size()));
-    f.close();
-    if (!f) throw std::runtime_error((cache_dir / r_names[j]).string() + ": cannot write");
-  }
-  out.p_aux.comm_r_last = compound_root(r_roots, shape.tree);
+  out.p_aux.comm_r_last = write_tree_r_last_files(cache_dir, sealed.bytes(), shape.tree, options);
   out.comm_r = poseidon_hash2(out.p_aux.comm_c, out.p_aux.comm_r_last);
   out.comm_d = pc1.comm_d;
 

@@ -77,6 +77,16 @@ PreCommit2Output seal_pre_commit_phase2(const PorepConfig& config, const PreComm
                                         const std::filesystem::path& sealed_path,
                                         const SealOptions& options = {});
 
+// The tree files PC1 and PC2 write, for any data (SnapDeals builds its new trees with them):
+// tree_d over `data` (a power of two of nodes) as sc-02-data-tree-d.dat with every row, returning
+// its root; tree_r_last over `replica` as the level-cache files of `shape` (rows_to_discard the
+// default), returning comm_r_last. The files in `cache_dir` are replaced.
+Domain write_tree_d_file(const std::filesystem::path& cache_dir, std::span<const uint8_t> data,
+                         const SealOptions& options = {});
+Domain write_tree_r_last_files(const std::filesystem::path& cache_dir,
+                               std::span<const uint8_t> replica, const TreeShape& shape,
+                               const SealOptions& options = {});
+
 // The root of a compound tree from its base-tree roots (merkletree from_trees /
 // from_sub_trees_as_trees): the roots themselves for one base tree, else sub- and top-level
 // Poseidon hashes. Throws std::invalid_argument when the count does not fit the shape.

@@ -41,10 +41,11 @@ class SparseMerkleTree {
   MerkleProof gen_proof(uint64_t i) const;
   // The filler root of a level (0 = the filler leaf).
   const Domain& filler(unsigned level) const { return filler_.at(level); }
-
- private:
+  // Node i of a level (0 = the leaves): the set or computed value, else the level's filler. Inner
+  // levels need build().
   Domain node(unsigned level, uint64_t i) const;
 
+ private:
   TreeShape shape_;
   uint64_t leaves_;
   TreeHasher hasher_;

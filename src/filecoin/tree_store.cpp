@@ -173,6 +173,18 @@ TemporaryAux decode_t_aux(std::span<const uint8_t> bytes) {
   return t;
 }
 
+unsigned tree_r_last_rows_to_discard(const std::filesystem::path& cache_dir,
+                                     uint64_t nodes_per_base_tree, uint32_t arity) {
+  const std::filesystem::path path = cache_dir / cache_key::kTAux;
+  if (!std::filesystem::exists(path)) return default_rows_to_discard(nodes_per_base_tree, arity);
+  const MappedFile t(path);
+  try {
+    return static_cast<unsigned>(decode_t_aux(t.bytes()).tree_r_last_config.rows_to_discard);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path.string() + ": " + e.what());
+  }
+}
+
 void write_tree_file(const std::filesystem::path& path, const BaseTree& tree) {
   if (tree.rows_to_discard() != 0) {
     throw std::invalid_argument("write_tree_file " + path.string() +
@@ -211,20 +223,6 @@ MerkleTree open_tree_c(const std::filesystem::path& cache_dir, uint64_t nodes,
     trees.push_back(
         open_tree_file(cache_dir / name, nodes / count, shape.base, TreeHasher::kPoseidon));
   return MerkleTree::from_base_trees(std::move(trees), shape);
-}
-
-unsigned tree_r_last_rows_to_discard(const std::filesystem::path& cache_dir,
-                                     const SectorShape& shape) {
-  const std::filesystem::path t_aux = cache_dir / cache_key::kTAux;
-  if (!std::filesystem::exists(t_aux)) {
-    return default_rows_to_discard(shape.nodes_per_base_tree(), shape.tree.base);
-  }
-  const MappedFile t(t_aux);
-  try {
-    return static_cast<unsigned>(decode_t_aux(t.bytes()).tree_r_last_config.rows_to_discard);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(t.path().string() + ": " + e.what());
-  }
 }
 
 MerkleTree open_tree_r_last(const std::filesystem::path& cache_dir,

@@ -88,6 +88,11 @@ TemporaryAux default_t_aux(uint64_t sector_nodes, unsigned layers, const TreeSha
                            const std::string& cache_dir);
 std::vector<uint8_t> encode_t_aux(const TemporaryAux& aux);
 TemporaryAux decode_t_aux(std::span<const uint8_t> bytes);
+// tree_r_last's rows_to_discard from the t_aux in `cache_dir`, or the default for base trees of
+// `nodes_per_base_tree` leaves when there is none. std::invalid_argument naming the file when it
+// does not decode.
+unsigned tree_r_last_rows_to_discard(const std::filesystem::path& cache_dir,
+                                     uint64_t nodes_per_base_tree, uint32_t arity);
 
 // ---- tree files
 // ----------------------------------------------------------------------------------
@@ -111,11 +116,6 @@ MerkleTree open_tree_c(const std::filesystem::path& cache_dir, uint64_t nodes,
 MerkleTree open_tree_r_last(const std::filesystem::path& cache_dir,
                             const std::filesystem::path& replica_path, uint64_t nodes,
                             const TreeShape& shape, unsigned rows_to_discard);
-// The rows a sector's tree_r_last files discard: t_aux's tree_r_last_config when `cache_dir` has
-// a t_aux (std::invalid_argument naming it when it does not decode), else
-// default_rows_to_discard for the shape.
-unsigned tree_r_last_rows_to_discard(const std::filesystem::path& cache_dir,
-                                     const SectorShape& shape);
 // Writes tree_c-* (all rows) / tree_r_last-* (level cache) of a built compound tree.
 void write_tree_c(const std::filesystem::path& cache_dir, const MerkleTree& tree);
 void write_tree_r_last(const std::filesystem::path& cache_dir, const MerkleTree& tree,

@@ -5,6 +5,7 @@ cuzk.v1 API. One scenario per ctest (see SCENARIOS); each starts its own daemon(
 backend and stops them with SIGTERM, expecting exit code 0.
 
 Usage: daemon_test.py SCENARIO --daemon BIN --cuzk BIN --proto DIR --fixtures DIR
+       [--update-fixtures DIR]
 Exit codes: 0 pass, 1 fail, 77 skip (this python has no grpcio / grpc_tools; with CI=true that
 is a failure instead).
 CUZK_DAEMON_TEST_LOGS=1 prints every daemon's log at the end (on failure the tails always are).
@@ -367,8 +368,8 @@ def scenario_errors(ctx):
                                   "Phase1Out": "AA\u00e9"}).encode()
     cases = [
         ("malformed JSON", dict(vanilla_proof=b"{not json"), "malformed C1 output"),
-        ("SNAP_DEALS_UPDATE (not supported)", dict(proof_kind=pb.SNAP_DEALS_UPDATE),
-         "not supported"),
+        ("SNAP_DEALS_UPDATE with a PoRep payload", dict(proof_kind=pb.SNAP_DEALS_UPDATE),
+         "unknown registered update proof id 5"),
         ("sector size vs registered proof", dict(sector_size=8 * MIB),
          "sector_size 8388608 does not match registered proof StackedDrg2KiBV1_1"),
         ("registered proof vs the C1", dict(registered_proof=REG_2KIB_V1),
@@ -697,6 +698,21 @@ def post_request(v, kind, request_id="", **over):
     return pb.SubmitProofRequest(**fields)
 
 
+def snap_request(ctx, request_id="", **over):
+    """A SNAP_DEALS_UPDATE request as Curio's ProveUpdateCuzk sends it: the update vanilla file's
+    partition proofs (bincode) and raw 32-byte commitments."""
+    v = ctx.snap
+    fields = dict(request_id=request_id, proof_kind=pb.SNAP_DEALS_UPDATE,
+                  sector_size=v["sector_size"], registered_proof=v["registered_proof"],
+                  priority=pb.NORMAL,
+                  vanilla_proofs=[base64.b64decode(p) for p in v["vanilla_proofs"]],
+                  sector_number=2, miner_id=1000, comm_r_old=bytes.fromhex(v["comm_r_old"]),
+                  comm_r_new=bytes.fromhex(v["comm_r_new"]),
+                  comm_d_new=bytes.fromhex(v["comm_d_new"]))
+    fields.update(over)
+    return pb.SubmitProofRequest(**fields)
+
+
 def check_post_proof(ctx, r, v, label):
     check(status_name(r) == "COMPLETED", f"{label}: COMPLETED",
           f"{status_name(r)} {r.error_message!r}")
@@ -793,6 +809,62 @@ def scenario_post(ctx):
           "the job log names Curio's request id", log[-2000:])
 
 
+def scenario_snap(ctx):
+    """SNAP_DEALS_UPDATE: bad inputs (a CID instead of a raw commitment, a partition count that
+    does not match, undecodable or tampered vanilla proofs, a sector size that does not fit) FAIL
+    with the reason while the daemon keeps serving; then one Prove of a real 2 KiB update:
+    COMPLETED, one 192-byte proof that `cuzk update verify` accepts, counted as kind snap."""
+    if ctx.snap is None:
+        raise Failure("no update fixtures (pass --update-fixtures)")
+    d = Daemon(ctx, "snap", config=f'[srs]\nparam_cache = "{ctx.snap_params}"')
+    proofs = [base64.b64decode(p) for p in ctx.snap["vanilla_proofs"]]
+    tampered = bytearray(proofs[0])
+    tampered[0] ^= 1  # comm_c
+    cid_prefix = bytes([0x01, 0x82, 0xe2, 0x03, 0x81, 0xe8, 0x02, 0x20])
+    cases = [
+        ("comm_r_old as a CID", dict(comm_r_old=cid_prefix + bytes.fromhex(ctx.snap["comm_r_old"])),
+         "comm_r_old is 40 bytes (a raw 32-byte commitment is expected, not a CID)"),
+        ("two partition proofs for one partition", dict(vanilla_proofs=proofs * 2),
+         "2 vanilla_proofs, a StackedDrg2KiBV1 update has 1 partitions"),
+        ("truncated partition proof", dict(vanilla_proofs=[proofs[0][:100]]),
+         "vanilla_proofs[0] is not a bincode PartitionProof"),
+        ("tampered partition proof", dict(vanilla_proofs=[bytes(tampered)]),
+         "vanilla proofs refused before proving: update partition 0: comm_r_old != H(comm_c"),
+        ("sector size vs registered proof", dict(sector_size=8 * MIB),
+         "sector_size 8388608 does not match registered update proof StackedDrg2KiBV1"),
+        ("unknown registered update proof", dict(registered_proof=9),
+         "unknown registered update proof id 9"),
+    ]
+    for i, (label, over, expect) in enumerate(cases):
+        job = d.stub.SubmitProof(snap_request(ctx, f"snap-bad-{i}", **over)).job_id
+        r = await_final(d.stub, job, 120)
+        check(status_name(r) == "FAILED" and expect in r.error_message and not r.proof,
+              f"{label}: FAILED with {expect!r}", f"{status_name(r)} {r.error_message!r}")
+    check(d.stub.GetStatus(pb.GetStatusRequest()).total_proofs_failed == len(cases),
+          "the daemon still serves and counts the failed jobs")
+
+    t = time.monotonic()
+    r = d.stub.Prove(pb.ProveRequest(submit=snap_request(ctx, "snap-1")), timeout=600).result
+    say(f"Prove (SNAP_DEALS_UPDATE) took {time.monotonic() - t:.1f} s")
+    check(status_name(r) == "COMPLETED", "update Prove: COMPLETED",
+          f"{status_name(r)} {r.error_message!r}")
+    check(len(r.proof) == 192, "one 192-byte partition proof", f"{len(r.proof)} bytes")
+    check(r.synthesis_ms > 0 and r.gpu_compute_ms > 0,
+          f"timings (synthesis {r.synthesis_ms}, prove {r.gpu_compute_ms}, total {r.total_ms} ms)")
+    path = os.path.join(ctx.tmp, "snap-proof.bin")
+    with open(path, "wb") as f:
+        f.write(r.proof)
+    out = subprocess.run([ctx.cuzk, "update", "verify", "--vanilla", ctx.snap_vanilla, "--params",
+                          ctx.snap_params, "--allow-insecure-params", "--proof", path],
+                         capture_output=True, text=True)
+    check(out.returncode == 0 and "OK: update proof verifies" in out.stdout,
+          "the proof verifies with `cuzk update verify`", out.stdout + out.stderr)
+    text = d.stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    check('cuzk_proofs_total{kind="snap",outcome="completed"} 1' in text,
+          "GetMetrics counts the completed snap proof")
+    d.stop_ok()
+
+
 SCENARIOS = {
     "basic": scenario_basic,
     "errors": scenario_errors,
@@ -802,6 +874,7 @@ SCENARIOS = {
     "sigterm": scenario_sigterm,
     "flood": scenario_flood,
     "post": scenario_post,
+    "snap": scenario_snap,
 }
 
 
@@ -814,6 +887,8 @@ def main():
     ap.add_argument("--proto", required=True, help="the folder holding cuzk/v1/proving.proto")
     ap.add_argument("--fixtures", required=True,
                     help="params/, c1/, post-params/ and post/ from make_fixtures.sh")
+    ap.add_argument("--update-fixtures",
+                    help="params/ and vanilla.json from tests/update/update_fixtures.sh")
     args = ap.parse_args()
     try:
         import grpc as grpc_module
@@ -847,6 +922,11 @@ def main():
                                  post=os.path.join(args.fixtures, "post"),
                                  post_params=os.path.join(args.fixtures, "post-params"))
         ctx.c1_bytes = open(ctx.c1, "rb").read() if os.path.exists(ctx.c1) else b""
+        ctx.snap = ctx.snap_params = ctx.snap_vanilla = None
+        if args.update_fixtures:
+            ctx.snap_params = os.path.join(args.update_fixtures, "params")
+            ctx.snap_vanilla = os.path.join(args.update_fixtures, "vanilla.json")
+            ctx.snap = json.load(open(ctx.snap_vanilla))
         from google.protobuf import __version__ as protobuf_version
         from google.protobuf.internal import api_implementation
         say(f"scenario {args.scenario}: python {sys.version.split()[0]}, grpcio "

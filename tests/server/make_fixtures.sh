@@ -2,7 +2,9 @@
 # Inputs of the daemon tests, made once into the build tree:
 #   params/  2 KiB INSECURE test parameters: links to a porep_tests cache of this or a sibling
 #            build tree when one is complete (the newest), else `cuzk porep params` (~2-3 min on
-#            2 cores). Delete the folder after a circuit change to remake them.
+#            2 cores). Delete the folder after a circuit change to remake them. A set whose .meta
+#            lacks the insecure marker (made before the marker existed) is remade: the daemon
+#            would check it against the published digests and refuse it.
 #   c1/      the C1 output of a sealed 2 KiB zero sector (as tests/porep/cli_test.sh seals it).
 #   post-params/  2 KiB WinningPoSt and WindowPoSt INSECURE test parameters: links to post_tests'
 #            cache when it is complete, else `cuzk post params` (~30 s on 2 cores).
@@ -13,8 +15,13 @@ set -euo pipefail
 cuzk="$1"; out="$2"; src="$3"; build="$4"
 params="$out/params"
 
+marked() {  # dir: its .meta marks the set insecure
+  grep -qs '"insecure":true' "$1"/v28-*.meta
+}
+
 params_ok() {
   [ -f "$params/complete" ] || return 1
+  marked "$params" || return 1
   for f in "$params"/v28-*; do [ -r "$f" ] || return 1; done  # links may point at a removed tree
   ls "$params"/v28-*.params > /dev/null 2>&1
 }
@@ -25,7 +32,7 @@ if ! params_ok; then
   reuse=""
   for d in "$build"/tests/porep/test-parameters/2KiB-* \
            "$src"/build*/tests/porep/test-parameters/2KiB-*; do
-    [ -f "$d/complete" ] || continue
+    [ -f "$d/complete" ] && marked "$d" || continue
     if [ -z "$reuse" ] || [ "$d/complete" -nt "$reuse/complete" ]; then reuse="$d"; fi
   done
   if [ -n "$reuse" ]; then

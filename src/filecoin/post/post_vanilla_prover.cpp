@@ -87,9 +87,9 @@ FallbackPoStSectorProof prove_sealed_sector(const PoStConfig& config, uint64_t s
                                             std::span<const uint64_t> challenges) {
   const SectorShape& shape = sector_shape(config.sector_size);
   const PersistentAux p_aux = read_p_aux(replica.cache_dir);
-  const MerkleTree tree =
-      open_tree_r_last(replica.cache_dir, replica.sealed_path, shape.nodes, shape.tree,
-                       tree_r_last_rows_to_discard(replica.cache_dir, shape));
+  const MerkleTree tree = open_tree_r_last(
+      replica.cache_dir, replica.sealed_path, shape.nodes, shape.tree,
+      tree_r_last_rows_to_discard(replica.cache_dir, shape.nodes_per_base_tree(), shape.tree.base));
   if (tree.root() != p_aux.comm_r_last) {
     throw std::invalid_argument(replica.cache_dir.string() + ": tree_r_last root " +
                                 to_hex(tree.root()) + " is not p_aux's comm_r_last " +

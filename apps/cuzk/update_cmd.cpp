@@ -1,0 +1,635 @@
+#include "update_cmd.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <bit>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "cs/circuit_metrics.hpp"
+#include "filecoin/base64.hpp"
+#include "filecoin/fr32.hpp"
+#include "filecoin/parameter_cache.hpp"
+#include "filecoin/registered_proof.hpp"
+#include "filecoin/tree_store.hpp"
+#include "filecoin/update/update_proof.hpp"
+#include "filecoin/update/update_sector.hpp"
+#include "filecoin/update/update_synthetic.hpp"
+#include "filecoin/update/update_vanilla_file.hpp"
+#include "filecoin/writable_file.hpp"
+#include "porep/public_params.hpp"
+#include "update/parameter_cache.hpp"
+#include "update/poseidon_circuit.hpp"
+#include "update/prove_update.hpp"
+#include "update/public_inputs.hpp"
+#include "update/update_circuit.hpp"
+#include "util/atomic_file.hpp"
+
+namespace cuzk::app {
+namespace {
+
+using filecoin::UpdateParams;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double peak_rss_gib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0);
+}
+
+// An input error (exit code 2) as opposed to a failed verification (exit code 1).
+struct BadInput : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+filecoin::ParameterChecks parameter_checks(const UpdateOptions& o) {
+  return {o.allow_insecure, false, !o.trusted_params};
+}
+
+std::filesystem::path params_dir(const UpdateOptions& o) {
+  return o.params_dir.empty() ? filecoin::default_parameter_dir()
+                              : std::filesystem::path(o.params_dir);
+}
+
+UpdateParams params_for(uint64_t bytes, bool poseidon) {
+  try {
+    return poseidon ? UpdateParams::poseidon_for_sector_size(bytes)
+                    : UpdateParams::for_sector_size(bytes);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
+  }
+}
+
+UpdateParams resolve_params(const UpdateOptions& o) {
+  if (o.sector_size.empty()) throw BadInput("give --sector-size");
+  try {
+    return params_for(porep::parse_sector_size(o.sector_size), o.poseidon);
+  } catch (const BadInput&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
+  }
+}
+
+std::string label(const UpdateParams& pp) {
+  return porep::sector_size_name(pp.sector_size()) +
+         (pp.poseidon ? " SnapDeals-Poseidon" : " SnapDeals");
+}
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw BadInput(path + ": cannot open");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Outputs never replace a file unless --force: a replica or a proof may be someone's data.
+// require_absent refuses before the work; write_output refuses again if the name was taken
+// meanwhile, and a failed write leaves nothing under the name (util/atomic_file.hpp).
+Overwrite overwrite_mode(bool force) {
+  return force ? Overwrite::kForce : Overwrite::kRefuse;
+}
+
+void require_absent(const std::filesystem::path& path, bool force) {
+  if (!force && std::filesystem::exists(path)) throw BadInput(FileExistsError(path).what());
+}
+
+void write_output(const std::string& path, std::span<const uint8_t> bytes, bool force) {
+  try {
+    write_file_atomically(path, bytes, overwrite_mode(force));
+  } catch (const FileExistsError& e) {
+    throw BadInput(e.what());
+  }
+}
+
+filecoin::Domain hex32(const std::string& text, const char* option) {
+  try {
+    return filecoin::domain_from_hex(text);
+  } catch (const std::exception& e) {
+    throw BadInput(std::string(option) + ": " + e.what() + " (expected 64 hex digits)");
+  }
+}
+
+filecoin::UpdateSectorFiles sector_files(const UpdateOptions& o) {
+  if (o.sector_key.empty() || o.sector_key_cache.empty() || o.replica.empty() ||
+      o.replica_cache.empty()) {
+    throw BadInput("give --sector-key, --sector-key-cache, --replica and --replica-cache");
+  }
+  return {o.sector_key, o.sector_key_cache, o.replica, o.replica_cache};
+}
+
+// The update shape of a sealed sector: from the sector key's size (and --sector-size if given).
+UpdateParams sector_params(const UpdateOptions& o) {
+  if (!std::filesystem::is_regular_file(o.sector_key)) {
+    throw BadInput(o.sector_key + ": not a file");
+  }
+  const uint64_t size = std::filesystem::file_size(o.sector_key);
+  if (!o.sector_size.empty() && porep::parse_sector_size(o.sector_size) != size) {
+    throw BadInput("--sector-size " + o.sector_size + ", but " + o.sector_key + " has " +
+                   std::to_string(size) + " bytes");
+  }
+  return params_for(size, false);
+}
+
+struct LoadedVanilla {
+  filecoin::UpdateVanillaFile file;
+  UpdateParams pp;
+  filecoin::UpdatePublicInputs in;
+  std::vector<filecoin::UpdatePartitionProof> proofs;
+};
+
+LoadedVanilla load_vanilla(const std::string& path) {
+  LoadedVanilla v;
+  const std::vector<uint8_t> bytes = read_bytes(path);
+  try {
+    v.file = filecoin::parse_update_vanilla_file(
+        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    v.pp = UpdateParams::for_sector_size(v.file.sector_size);
+    for (size_t k = 0; k < v.file.vanilla_proofs.size(); ++k) {
+      try {
+        v.proofs.push_back(filecoin::decode_update_partition_proof(v.file.vanilla_proofs[k]));
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("vanilla_proofs[" + std::to_string(k) + "]: " + e.what());
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(path + ": " + e.what());
+  }
+  v.in = {v.file.comm_r_old, v.file.comm_d_new, v.file.comm_r_new, v.pp.h_default()};
+  return v;
+}
+
+void print_partition(const update::PartitionTiming& t, unsigned partitions) {
+  const groth16::ProverTiming& p = t.prover;
+  std::printf(
+      "partition %u/%u: circuit %.3f | inputs %.3f | synthesis %.3f | quotient %.3f | msm h %.3f "
+      "l %.3f a %.3f b_g1 %.3f b_g2 %.3f | assemble %.3f | verify %.3f | total %.3f s\n",
+      t.partition, partitions, t.circuit_s, t.inputs_s, p.synthesis_s, p.quotient_s, p.msm_h_s,
+      p.msm_l_s, p.msm_a_s, p.msm_b_g1_s, p.msm_b_g2_s, p.assemble_s, t.verify_s, t.total_s);
+  std::fflush(stdout);
+}
+
+int run_info(const UpdateOptions& o) {
+  const UpdateParams pp = resolve_params(o);
+  const filecoin::TreeShape tree = pp.tree_r_shape();
+  std::printf(
+      "%s partition: tree_r %s, %u challenges per partition, h %u (h_select %llu), %u "
+      "apex leafs\n",
+      label(pp).c_str(), tree.to_string().c_str(), pp.challenge_count, pp.h_default(),
+      static_cast<unsigned long long>(pp.h_select(pp.h_default())), pp.apex_leaf_count);
+  std::fflush(stdout);
+  const CircuitMetrics m = measure_circuit(*update::blank_update_circuit(pp), o.density);
+  std::printf("partitions %u\n", pp.partition_count);
+  std::printf("constraints %zu\n", m.constraints);
+  std::printf("inputs %zu\n", m.inputs);
+  std::printf("aux %zu\n", m.aux);
+  std::printf("rows %zu (+ one input * 0 = 0 per input), domain 2^%d\n", m.prover_rows(),
+              std::countr_zero(m.domain_size()));
+  if (m.has_density) {
+    std::printf("density A aux %zu | B input %zu | B aux %zu\n", m.a_aux_density, m.b_input_density,
+                m.b_aux_density);
+  }
+  std::printf("circuit-version %u\n", pp.poseidon ? update::kEmptySectorUpdatePoseidonCircuitVersion
+                                                  : update::kEmptySectorUpdateCircuitVersion);
+  std::printf("parameters %s\n",
+              update::parameter_files(params_dir(o), pp).params.string().c_str());
+  std::printf("time %.2f s | peak memory %.3f GiB\n", m.seconds, peak_rss_gib());
+  return 0;
+}
+
+int run_params(const UpdateOptions& o) {
+  const UpdateParams pp = resolve_params(o);
+  // Never the real cache by default: these files carry the production names.
+  if (o.out.empty()) {
+    throw BadInput(
+        "give --out DIR: test parameters are INSECURE and carry Filecoin's file "
+        "names, so they are never written into a parameter cache by default");
+  }
+  if (pp.sector_nodes > (uint64_t{16} << 20) / 32 && !o.allow_large) {
+    throw BadInput(porep::sector_size_name(pp.sector_size()) +
+                   " test parameters need the whole ~8e7-constraint system in memory (tens of "
+                   "GiB); pass --allow-large to try anyway");
+  }
+  const std::filesystem::path dir(o.out);
+  const Overwrite mode = overwrite_mode(o.force);
+  if (mode == Overwrite::kRefuse) {  // before minutes of setup, not after
+    const update::ParameterFiles names = update::parameter_files(dir, pp);
+    for (const auto& f : {names.params, names.vk, names.meta}) {
+      if (std::filesystem::exists(f)) throw BadInput(FileExistsError(f).what());
+    }
+  }
+  ThreadPool pool(o.threads);
+  std::fprintf(stderr,
+               "warning: test parameters from a known seed; INSECURE, never use them in "
+               "production (their .meta marks them; loading them needs --allow-insecure-params "
+               "or [srs] allow_insecure_params = true)\n");
+  update::SetupTiming st;
+  const groth16::Parameters params = update::generate_test_parameters(pp, o.setup_seed, pool, &st);
+  const auto t0 = Clock::now();
+  update::ParameterFiles files;
+  try {
+    files = update::write_test_parameter_files(dir, pp, params, o.setup_seed, mode);
+  } catch (const FileExistsError& e) {
+    throw BadInput(e.what());
+  }
+  const double t_write = seconds_since(t0);
+  std::printf("%s partition: %zu constraints with input rows, %zu inputs, %zu aux\n",
+              label(pp).c_str(), st.constraints, st.inputs, st.aux);
+  std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
+              st.synthesis_s, st.setup_s, t_write, peak_rss_gib());
+  for (const auto& f : {files.params, files.vk, files.meta}) {
+    std::printf("%s  %s (%llu bytes)\n", filecoin::parameter_file_digest(f).c_str(),
+                f.string().c_str(), static_cast<unsigned long long>(std::filesystem::file_size(f)));
+  }
+  return 0;
+}
+
+int run_encode(const UpdateOptions& o) {
+  const filecoin::UpdateSectorFiles files = sector_files(o);
+  const UpdateParams pp = sector_params(o);
+  if (o.data.empty()) throw BadInput("encode needs --data FILE (the new data)");
+  if (!std::filesystem::is_regular_file(o.data)) throw BadInput(o.data + ": not a file");
+  require_absent(files.replica, o.force);
+  for (const std::string& name :
+       {filecoin::tree_d_file_name(), std::string(filecoin::cache_key::kPAux)})
+    require_absent(files.replica_cache / name, o.force);
+  const auto t0 = Clock::now();
+  std::filesystem::create_directories(files.replica_cache);
+  // The staged sector (Fr32-padded, zero-extended) in a mapped temporary, not in memory.
+  std::filesystem::path staged_path =
+      files.replica_cache / ("staged-data.tmp." + std::to_string(::getpid()));
+  struct Remove {
+    std::filesystem::path p;
+    ~Remove() {
+      std::error_code ec;
+      std::filesystem::remove(p, ec);
+    }
+  } remove_staged{staged_path};
+  filecoin::WritableMap staged(staged_path, pp.sector_size());
+  uint64_t filled = 0;
+  const auto put = [&](std::span<const uint8_t> c) {
+    if (filled + c.size() > staged.bytes().size()) {
+      throw BadInput(o.data + ": more than the " + std::to_string(pp.sector_size()) +
+                     " padded bytes of the sector");
+    }
+    std::copy(c.begin(), c.end(), staged.bytes().begin() + static_cast<ptrdiff_t>(filled));
+    filled += c.size();
+  };
+  {
+    std::ifstream in(o.data, std::ios::binary);
+    if (!in) throw BadInput(o.data + ": cannot open");
+    filecoin::Fr32Padder padder;
+    std::vector<char> buf(1 << 20);
+    while (in) {
+      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+      const std::span<const uint8_t> chunk(reinterpret_cast<const uint8_t*>(buf.data()),
+                                           static_cast<size_t>(in.gcount()));
+      if (o.unpadded) {
+        padder.write(chunk, put);
+      } else {
+        put(chunk);
+      }
+    }
+    if (o.unpadded) padder.finish(put);
+  }
+  ThreadPool pool(o.threads);
+  filecoin::SealOptions so;
+  so.pool = &pool;
+  filecoin::UpdateEncoded e;
+  try {
+    e = filecoin::update_encode_into(pp, files, staged.bytes(), pp.h_default(), so);
+  } catch (const std::invalid_argument& err) {
+    throw BadInput(err.what());
+  }
+  const uint32_t id = filecoin::update_proof_for_sector_size(pp.sector_size());
+  std::printf("encoded %s (%s), h %u: %llu data bytes\n", label(pp).c_str(),
+              std::string(filecoin::update_proof_info(id).name).c_str(), pp.h_default(),
+              static_cast<unsigned long long>(filled));
+  std::printf("comm_r_old  %s\ncomm_d_new  %s\ncomm_r_new  %s\ncomm_r_last %s\n",
+              filecoin::to_hex(e.comm_r_old).c_str(), filecoin::to_hex(e.comm_d_new).c_str(),
+              filecoin::to_hex(e.comm_r_new).c_str(), filecoin::to_hex(e.comm_r_last_new).c_str());
+  std::printf("replica     %s\ncache       %s\ntime %.2f s\n", o.replica.c_str(),
+              o.replica_cache.c_str(), seconds_since(t0));
+  return 0;
+}
+
+// The update vanilla file, and with --vanilla-proofs-out also its "vanilla_proofs" alone: the
+// JSON array of base64 strings Curio stores (what `cuzk-bench -t snap --vanilla` reads).
+void write_vanilla_file(const UpdateOptions& o, const UpdateParams& pp,
+                        const filecoin::UpdatePublicInputs& in,
+                        const std::vector<filecoin::UpdatePartitionProof>& proofs) {
+  const std::string& path = o.out;
+  filecoin::UpdateVanillaFile f;
+  f.registered_proof = filecoin::update_proof_for_sector_size(pp.sector_size());
+  f.sector_size = pp.sector_size();
+  f.comm_r_old = in.comm_r_old;
+  f.comm_r_new = in.comm_r_new;
+  f.comm_d_new = in.comm_d_new;
+  size_t bytes = 0;
+  for (const filecoin::UpdatePartitionProof& p : proofs) {
+    f.vanilla_proofs.push_back(filecoin::encode_update_partition_proof(p));
+    bytes += f.vanilla_proofs.back().size();
+  }
+  const std::string text = filecoin::encode_update_vanilla_file(f);
+  write_output(path, std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()),
+               o.force);
+  if (!o.vanilla_proofs_out.empty()) {
+    std::string array = "[";
+    for (size_t k = 0; k < f.vanilla_proofs.size(); ++k)
+      array += (k ? ",\"" : "\"") + filecoin::base64_encode(f.vanilla_proofs[k]) + "\"";
+    array += "]\n";
+    write_output(o.vanilla_proofs_out,
+                 std::span(reinterpret_cast<const uint8_t*>(array.data()), array.size()), o.force);
+  }
+  std::printf("%s: %zu partition proof(s), %zu bincode bytes, written to %s\n", label(pp).c_str(),
+              proofs.size(), bytes, path.c_str());
+  std::printf("comm_r_old  %s\ncomm_d_new  %s\ncomm_r_new  %s\n",
+              filecoin::to_hex(in.comm_r_old).c_str(), filecoin::to_hex(in.comm_d_new).c_str(),
+              filecoin::to_hex(in.comm_r_new).c_str());
+}
+
+int run_prove_vanilla(const UpdateOptions& o) {
+  const filecoin::UpdateSectorFiles files = sector_files(o);
+  const UpdateParams pp = sector_params(o);
+  if (o.out.empty()) throw BadInput("prove-vanilla needs --out FILE");
+  require_absent(o.out, o.force);
+  if (!o.vanilla_proofs_out.empty()) require_absent(o.vanilla_proofs_out, o.force);
+  const auto t0 = Clock::now();
+  ThreadPool pool(o.threads);
+  filecoin::UpdatePublicInputs in;
+  std::vector<filecoin::UpdatePartitionProof> proofs;
+  try {
+    in = filecoin::read_update_public_inputs(pp, files, pp.h_default());
+    proofs = filecoin::update_partition_proofs(pp, files, in, &pool);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(e.what());
+  }
+  write_vanilla_file(o, pp, in, proofs);
+  std::printf("time %.2f s\n", seconds_since(t0));
+  return 0;
+}
+
+int run_synthetic(const UpdateOptions& o) {
+  const UpdateParams pp = resolve_params(o);
+  if (pp.poseidon) throw BadInput("synthetic: the Poseidon variant has no vanilla proofs");
+  try {
+    filecoin::update_proof_for_sector_size(pp.sector_size());
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(std::string("synthetic: ") + e.what());
+  }
+  require_absent(o.out, o.force);
+  if (!o.vanilla_proofs_out.empty()) require_absent(o.vanilla_proofs_out, o.force);
+  const auto t0 = Clock::now();
+  ThreadPool pool(o.threads);
+  const filecoin::SyntheticUpdate s =
+      filecoin::make_synthetic_update(pp, o.synthetic_seed, 64, &pool);
+  const double t_make = seconds_since(t0);
+  write_vanilla_file(o, pp, s.in, s.proofs);
+  std::printf("time (s): generate and verify %.2f | total %.2f\n", t_make, seconds_since(t0));
+  return 0;
+}
+
+int run_verify_vanilla(const UpdateOptions& o) {
+  const LoadedVanilla v = load_vanilla(o.vanilla);
+  ThreadPool pool(o.threads);
+  const auto t0 = Clock::now();
+  try {
+    update::check_update_vanilla(v.pp, v.in, v.proofs, &pool);
+  } catch (const update::VanillaRejectedError& e) {
+    std::printf("INVALID: %s\n", e.what());
+    return 1;
+  }
+  std::printf("OK: %zu %s vanilla partition proof(s) verify (%.3f s)\n", v.proofs.size(),
+              label(v.pp).c_str(), seconds_since(t0));
+  return 0;
+}
+
+int run_prove(const UpdateOptions& o) {
+  const auto t_start = Clock::now();
+  require_absent(o.out, o.force);
+  const LoadedVanilla v = load_vanilla(o.vanilla);
+  ThreadPool pool(o.threads);
+  auto t0 = Clock::now();
+  try {  // before the (large) parameters are read
+    update::check_update_vanilla(v.pp, v.in, v.proofs, &pool);
+  } catch (const update::VanillaRejectedError& e) {
+    std::fprintf(stderr, "error: %s\nno proof written\n", e.what());
+    return 1;
+  }
+  std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
+  t0 = Clock::now();
+  filecoin::ParameterVerdict verdict;
+  const groth16::Parameters params =
+      update::read_parameter_file(params_dir(o), v.pp, parameter_checks(o), pool, &verdict);
+  if (verdict.insecure) {
+    std::fprintf(stderr,
+                 "warning: INSECURE test parameters (seed \"%s\"), allowed by "
+                 "--allow-insecure-params\n",
+                 verdict.meta->seed.c_str());
+  }
+  std::printf("%s: %u partition(s) x %u challenges; parameters read in %.2f s\n",
+              label(v.pp).c_str(), v.pp.partition_count, v.pp.challenge_count, seconds_since(t0));
+  update::UpdateProveOptions opt;
+  opt.pool = &pool;
+  opt.backend = o.backend;
+  opt.vanilla_checked = true;
+  opt.on_partition = [&](const update::PartitionTiming& t) {
+    print_partition(t, v.pp.partition_count);
+  };
+  const update::UpdateProveResult r = update::prove_update(v.pp, v.in, v.proofs, params, opt);
+  write_output(o.out, r.proof, o.force);
+  std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", r.backend.c_str(),
+              seconds_since(t_start), peak_rss_gib());
+  std::printf("proof (%zu bytes, %u partition(s), each verified) written to %s\n", r.proof.size(),
+              v.pp.partition_count, o.out.c_str());
+  return 0;
+}
+
+int run_verify(const UpdateOptions& o) {
+  UpdateParams pp;
+  filecoin::UpdatePublicInputs in;
+  if (!o.vanilla.empty()) {
+    const LoadedVanilla v = load_vanilla(o.vanilla);
+    pp = v.pp;
+    in = v.in;
+  } else {
+    if (o.comm_r_old.empty() || o.comm_r_new.empty() || o.comm_d_new.empty()) {
+      throw BadInput(
+          "verify needs --vanilla, or --sector-size, --comm-r-old, --comm-r-new and "
+          "--comm-d-new");
+    }
+    pp = resolve_params(o);
+    in = {hex32(o.comm_r_old, "--comm-r-old"), hex32(o.comm_d_new, "--comm-d-new"),
+          hex32(o.comm_r_new, "--comm-r-new"), pp.h_default()};
+  }
+  const groth16::VerifyingKey vk =
+      update::read_verifying_key_file(params_dir(o), pp, parameter_checks(o));
+  const std::vector<uint8_t> bytes = read_bytes(o.proof_path);
+  const auto t0 = Clock::now();
+  std::vector<bool> per;
+  bool ok = false;
+  try {
+    ok = update::verify_update_proof(pp, vk, in, bytes, &per);
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(o.proof_path + ": " + e.what());
+  }
+  for (size_t k = 0; k < per.size(); ++k)
+    std::printf("partition %zu: %s\n", k, per[k] ? "valid" : "INVALID");
+  std::printf("%s (%.3f s)\n",
+              ok ? "OK: update proof verifies" : "INVALID: update proof does not verify",
+              seconds_since(t0));
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+void add_update_commands(CLI::App& app, UpdateOptions& o) {
+  using A = UpdateOptions::Action;
+  CLI::App* g = app.add_subcommand(
+      "update", "SnapDeals (EmptySectorUpdate): encode, vanilla proofs, parameters, prove, verify");
+  g->require_subcommand(1);
+  const char* params_help =
+      "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+      "/var/tmp/filecoin-proof-parameters)";
+  const auto sector_files = [&](CLI::App* c) {
+    c->add_option("--sector-key", o.sector_key, "the sealed replica (`cuzk seal`'s sealed file)")
+        ->required();
+    c->add_option("--sector-key-cache", o.sector_key_cache, "its cache directory")->required();
+    c->add_option("--replica", o.replica, "the updated replica")->required();
+    c->add_option("--replica-cache", o.replica_cache, "its cache directory")->required();
+    c->add_option("--sector-size", o.sector_size, "check the sector size (default: the file's)");
+    c->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  };
+
+  CLI::App* info = g->add_subcommand(
+      "info", "Count one partition circuit with the metric CS (partitions, constraints, inputs)");
+  info->add_option("--sector-size", o.sector_size,
+                   "1KiB ... 32KiB, 8MiB, 16MiB, 512MiB, 32GiB, 64GiB")
+      ->required();
+  info->add_flag("--poseidon", o.poseidon, "the EmptySectorUpdate-Poseidon variant");
+  info->add_flag("--density", o.density, "also the A/B density bitmaps");
+  info->add_option("--params", o.params_dir, params_help);
+  info->callback([&] { o.action = A::kInfo; });
+
+  CLI::App* params = g->add_subcommand(
+      "params", "INSECURE test parameters (.params/.vk/.meta under Filecoin's names)");
+  params->add_option("--sector-size", o.sector_size, "2KiB, 8MiB (512MiB ... with --allow-large)")
+      ->required();
+  params->add_flag("--poseidon", o.poseidon, "the EmptySectorUpdate-Poseidon variant");
+  params->add_option("--out", o.out,
+                     "output directory (required: never the real parameter cache by default)");
+  params->add_option("--seed", o.setup_seed, "seed of the toxic waste (recorded in the .meta)");
+  params->add_flag("--force", o.force, "replace files that exist");
+  params->add_flag("--allow-large", o.allow_large,
+                   "allow 512 MiB and larger (tens of GiB of memory)");
+  params->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  params->callback([&] { o.action = A::kParams; });
+
+  CLI::App* enc = g->add_subcommand(
+      "encode", "Encode new data into a sealed sector: the new replica and its cache directory");
+  sector_files(enc);
+  enc->add_option("--data", o.data, "the new data: a staged sector (Fr32-padded; zero-extended)")
+      ->required();
+  enc->add_flag("--unpadded", o.unpadded, "--data holds raw bytes; Fr32-pad them first");
+  enc->add_flag("--force", o.force, "replace an existing replica and its cache files");
+  enc->callback([&] { o.action = A::kEncode; });
+
+  CLI::App* pv = g->add_subcommand(
+      "prove-vanilla", "The vanilla partition proofs of an update -> an update vanilla file");
+  sector_files(pv);
+  pv->add_option("--out", o.out, "the update vanilla file (JSON)")->required();
+  pv->add_flag("--force", o.force, "replace existing output files");
+  pv->add_option("--vanilla-proofs-out", o.vanilla_proofs_out,
+                 "also the partition proofs alone as Curio stores them (JSON array of base64)");
+  pv->callback([&] { o.action = A::kProveVanilla; });
+
+  CLI::App* syn = g->add_subcommand(
+      "synthetic", "A verifying update vanilla file of a registered size, without a sector");
+  syn->add_option("--sector-size", o.sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
+  syn->add_option("--seed", o.synthetic_seed, "64-bit seed everything derives from");
+  syn->add_option("--out", o.out, "the update vanilla file (JSON)")->required();
+  syn->add_flag("--force", o.force, "replace existing output files");
+  syn->add_option("--vanilla-proofs-out", o.vanilla_proofs_out,
+                  "also the partition proofs alone as Curio stores them (JSON array of base64)");
+  syn->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  syn->callback([&] { o.action = A::kSynthetic; });
+
+  CLI::App* vv = g->add_subcommand(
+      "verify-vanilla",
+      "Verify the vanilla proofs of an update vanilla file (exit 0 only if valid)");
+  vv->add_option("--vanilla", o.vanilla, "update vanilla file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  vv->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  vv->callback([&] { o.action = A::kVerifyVanilla; });
+
+  CLI::App* prove = g->add_subcommand(
+      "prove", "Prove every partition of an update vanilla file (ProveReplicaUpdate2)");
+  prove->add_option("--vanilla", o.vanilla, "update vanilla file")
+      ->required()
+      ->check(CLI::ExistingFile);
+  prove->add_option("--params", o.params_dir, params_help);
+  prove->add_option("--out", o.out, "output: the partition proofs concatenated")->required();
+  prove->add_flag("--force", o.force, "replace an existing proof file");
+  prove->add_option("--backend", o.backend, "cpu, gpu[:N] or auto");
+  prove->add_flag("--allow-insecure-params", o.allow_insecure,
+                  "accept parameters whose .meta marks them INSECURE (tests only)");
+  prove->add_flag("--trusted-params", o.trusted_params,
+                  "skip the subgroup check of the .params bulk points (done unless the digest "
+                  "matched a published one)");
+  prove->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  prove->callback([&] { o.action = A::kProve; });
+
+  CLI::App* verify =
+      g->add_subcommand("verify", "Verify update proof bytes (exit 0 only if valid)");
+  verify->add_option("--vanilla", o.vanilla, "take the commitments from this vanilla file")
+      ->check(CLI::ExistingFile);
+  verify->add_option("--sector-size", o.sector_size, "without --vanilla: the sector size");
+  verify->add_option("--comm-r-old", o.comm_r_old, "64 hex digits (stored bytes)");
+  verify->add_option("--comm-r-new", o.comm_r_new, "64 hex digits (stored bytes)");
+  verify->add_option("--comm-d-new", o.comm_d_new, "64 hex digits (stored bytes)");
+  verify->add_option("--params", o.params_dir, params_help);
+  verify->add_flag("--allow-insecure-params", o.allow_insecure,
+                   "accept a verifying key whose .meta marks it INSECURE (tests only)");
+  verify->add_option("--proof", o.proof_path, "proof bytes")->required()->check(CLI::ExistingFile);
+  verify->callback([&] { o.action = A::kVerify; });
+}
+
+int run_update(const UpdateOptions& o) {
+  using A = UpdateOptions::Action;
+  try {
+    switch (o.action) {
+      case A::kInfo:
+        return run_info(o);
+      case A::kParams:
+        return run_params(o);
+      case A::kEncode:
+        return run_encode(o);
+      case A::kProveVanilla:
+        return run_prove_vanilla(o);
+      case A::kSynthetic:
+        return run_synthetic(o);
+      case A::kVerifyVanilla:
+        return run_verify_vanilla(o);
+      case A::kProve:
+        return run_prove(o);
+      case A::kVerify:
+        return run_verify(o);
+      case A::kNone:
+        break;
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+  return 2;
+}
+
+}  // namespace cuzk::app
