@@ -334,6 +334,7 @@ void Engine::shutdown(bool cancel_running) {
   m.stop_threads();
   std::lock_guard<std::mutex> lock(m.mu);
   m.synth_threads.clear();
+  m.prepare_threads.clear();
 }
 
 bool Engine::accepting() const {

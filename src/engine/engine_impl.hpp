@@ -69,6 +69,14 @@ struct Engine::Impl {
   PayloadSpool spool;
 
   std::vector<std::thread> synth_threads;
+  // Preparation (parse, then parameters: a 47 GB load takes a minute) runs on its own threads
+  // when one is idle, so that a loading job does not hold a synthesis worker: on the H200 a
+  // CRITICAL WinningPoSt waited 58.6 s behind two PoRep jobs' parameter load when it did. The
+  // queue of prepare tasks is declared after Task, below.
+  std::vector<std::thread> prepare_threads;
+  std::condition_variable prepare_cv;
+  unsigned idle_preparers = 0;  // mu
+  bool preparers_stop = false;  // mu: set once the synthesis workers are gone
   std::vector<std::unique_ptr<ProverWorker>> provers;
   bool gpu_provers = false;  // every prover is a device (set once in start())
 
@@ -99,7 +107,9 @@ struct Engine::Impl {
     uint64_t payload_bytes = 0;
     unsigned partition = 0;
   };
+  std::deque<Task> prepare_queue;                                          // mu
   bool next_task(Task* task, std::optional<Clock::time_point>* deadline);  // mu
+  void prepare_loop();
   void start();
   void stop_threads();
   void synthesis_loop();

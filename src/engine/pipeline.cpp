@@ -62,13 +62,36 @@ void Engine::Impl::synthesis_loop() {
       }
       deadline.reset();
     }
+    // A CRITICAL job is prepared here, next (nothing ranks above it); any other goes to an idle
+    // preparer, and this worker goes on with partitions meanwhile.
+    if (task.prepare && task.job->priority != effective_priority(Priority::kCritical) &&
+        idle_preparers > prepare_queue.size()) {
+      prepare_queue.push_back(std::move(task));  // an idle preparer takes it at once
+      prepare_cv.notify_one();
+      continue;
+    }
     lock.unlock();
     if (task.prepare) {
-      run_prepare(task);
+      run_prepare(task);  // every preparer is busy: this worker prepares
     } else {
       run_partition(task.job, task.partition);
     }
     lock.lock();
+  }
+}
+
+void Engine::Impl::prepare_loop() {
+  std::unique_lock<std::mutex> lock(mu);
+  for (;;) {  // idle_preparers counts this thread from start() on, and whenever it waits here
+    prepare_cv.wait(lock, [this] { return !prepare_queue.empty() || preparers_stop; });
+    if (prepare_queue.empty()) return;  // preparers_stop
+    --idle_preparers;
+    Task task = std::move(prepare_queue.front());
+    prepare_queue.pop_front();
+    lock.unlock();
+    run_prepare(task);
+    lock.lock();
+    ++idle_preparers;
   }
 }
 
@@ -329,6 +352,13 @@ void Engine::Impl::start() {
     ProverWorker* p = w.get();
     p->thread = std::thread([this, p] { prover_loop(*p); });
   }
+  // One preparer: the scheduler starts one job (below CRITICAL) at a time; CRITICAL jobs are
+  // prepared by the synthesis worker that takes them.
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    idle_preparers = 1;  // before any worker can hand it a task
+  }
+  prepare_threads.emplace_back([this] { prepare_loop(); });
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
     synth_threads.emplace_back([this] { synthesis_loop(); });
 }
@@ -342,6 +372,15 @@ void Engine::Impl::stop_threads() {
   work_cv.notify_all();
   queue_cv.notify_all();
   for (auto& t : synth_threads)
+    if (t.joinable()) t.join();
+  // Only now: a synthesis worker may hand a prepare task over until it leaves (it leaves once
+  // every job is final, so the queue is empty by then).
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    preparers_stop = true;
+  }
+  prepare_cv.notify_all();
+  for (auto& t : prepare_threads)
     if (t.joinable()) t.join();
   queue_cv.notify_all();
   for (auto& w : provers)

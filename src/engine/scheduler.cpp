@@ -80,11 +80,22 @@ bool Scheduler::try_release(Clock::time_point now, bool stopping,
   return true;
 }
 
+// While a job is being prepared (its parameters may take a minute to load), no job of the same
+// or a lower priority is released or starts: jobs start in priority order, FIFO within a level.
+// A CRITICAL one always may, and partitions of prepared jobs go on meanwhile.
+bool Scheduler::may_start(const Job& j) const {
+  if (j.priority == effective_priority(Priority::kCritical)) return true;
+  return std::none_of(released_.begin(), released_.end(), [&](const auto& p) {
+    return !is_final(p->state) && p->preparing && p->priority >= j.priority;
+  });
+}
+
 std::shared_ptr<Job> Scheduler::best_released() const {
   std::shared_ptr<Job> best;
   for (const auto& j : released_) {
     if (is_final(j->state) || j->preparing) continue;
     if (j->prepared && j->next_partition >= j->partitions) continue;
+    if (!j->prepared && !may_start(*j)) continue;
     if (!best || j->priority > best->priority ||
         (j->priority == best->priority && j->release_seq < best->release_seq)) {
       best = j;
@@ -97,7 +108,7 @@ std::optional<Scheduler::Next> Scheduler::next(Clock::time_point now, bool stopp
                                                std::optional<Clock::time_point>* deadline) {
   std::shared_ptr<Job> job = best_released();
   const std::shared_ptr<Job> head = pending_head();
-  if (head && (!job || head->priority > job->priority)) {
+  if (head && (!job || head->priority > job->priority) && may_start(*head)) {
     if (try_release(now, stopping, deadline)) job = best_released();
   }
   if (!job) return std::nullopt;

@@ -56,6 +56,7 @@ class Scheduler {
   std::vector<std::shared_ptr<Job>> collecting_group(const std::shared_ptr<Job>& head) const;
   bool try_release(Clock::time_point now, bool stopping,
                    std::optional<Clock::time_point>* deadline);
+  bool may_start(const Job& j) const;
   std::shared_ptr<Job> best_released() const;
 
   Options o_;

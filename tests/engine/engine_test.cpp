@@ -267,6 +267,48 @@ TEST(Engine, CriticalWinningPoStIsProvedNextWhilePoRepPartitionsAreQueued) {
       std::string::npos);
 }
 
+TEST(Engine, ACriticalJobIsPreparedWhileAnotherStillLoads) {
+  // One synthesis worker; R spends 3 s in preparation (as a PoRep job loading 47 GB of
+  // parameters does for a minute). The CRITICAL W must not wait for it: on the H200 it waited
+  // 58.6 s when preparation held the synthesis workers.
+  TempDir dir;
+  SynthesisLog log;
+  std::vector<std::shared_ptr<const CircuitHandler>> handlers{
+      std::make_shared<FakeHandler>(dir.path(), &log, ProofKind::kPorepSealCommit),
+      std::make_shared<FakeHandler>(dir.path(), &log)};
+  EngineConfig config = Harness::base_config();
+  config.pce_dir = dir.path() / "pce";
+  Engine engine(config, std::move(handlers));
+  ProofRequest r;
+  r.request_id = "R";
+  r.kind = ProofKind::kPorepSealCommit;
+  r.sector_size = 1;
+  const std::string slow_payload = "1,0,3000";
+  r.vanilla_proof.assign(slow_payload.begin(), slow_payload.end());
+  const std::string porep = engine.submit(std::move(r)).job_id;
+  std::this_thread::sleep_for(300ms);  // R is being prepared
+  ProofRequest w;
+  w.request_id = "W";
+  w.kind = ProofKind::kWinningPost;
+  w.sector_size = 1;
+  w.priority = Priority::kCritical;
+  const std::string payload = "1,0";
+  w.vanilla_proof.assign(payload.begin(), payload.end());
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string winning = engine.submit(std::move(w)).job_id;
+  const auto done = engine.await(winning, 60s);
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->state, JobState::kCompleted) << done->error_message;
+  EXPECT_LT(waited, 2000ms) << "W waited for R's preparation";
+  // R had not reached its first partition when W was done.
+  EXPECT_EQ(log.entries(), std::vector<std::string>{"W/0"});
+  const auto rr = engine.await(porep, 60s);
+  ASSERT_TRUE(rr);
+  EXPECT_EQ(rr->state, JobState::kCompleted) << rr->error_message;
+  EXPECT_EQ(log.entries(), (std::vector<std::string>{"W/0", "R/0"}));
+}
+
 TEST(Engine, QueuePositionCountsJobsAheadAtTheSameOrHigherPriority) {
   Harness h;
   h.submit("A", "1,300");

@@ -56,6 +56,44 @@ TEST(Scheduler, HigherPriorityFirstThenSubmissionOrder) {
                                                "unspec", "unspec/0", "low", "low/0"}));
 }
 
+TEST(Scheduler, WhileAJobPreparesOnlyCriticalJobsStartButPartitionsGoOn) {
+  Scheduler s({});
+  const auto a = job("a", Priority::kNormal), b = job("b", Priority::kHigh),
+             c = job("c", Priority::kNormal), w = job("w", Priority::kCritical);
+  s.submit(a);
+  auto n = s.next(Clock::now(), false, nullptr);  // a prepares and is done: 3 partitions
+  ASSERT_TRUE(n && n->prepare && n->job == a);
+  a->preparing = false;
+  a->prepared = true;
+  a->partitions = 3;
+  s.submit(b);
+  s.submit(c);
+  n = s.next(Clock::now(), false, nullptr);  // b (HIGH) starts preparing, and stays at it
+  ASSERT_TRUE(n && n->prepare && n->job == b);
+  n = s.next(Clock::now(), false, nullptr);  // not c: a's partitions meanwhile
+  ASSERT_TRUE(n && !n->prepare && n->job == a);
+  s.submit(w);
+  n = s.next(Clock::now(), false, nullptr);  // a CRITICAL job starts even so
+  ASSERT_TRUE(n && n->prepare && n->job == w) << (n ? n->job->id : "none");
+  w->preparing = false;
+  w->prepared = true;
+  w->partitions = 1;
+  n = s.next(Clock::now(), false, nullptr);
+  ASSERT_TRUE(n && !n->prepare && n->job == w);
+  for (int k = 0; k < 2; ++k) {  // then a's partitions, never c while b prepares
+    n = s.next(Clock::now(), false, nullptr);
+    ASSERT_TRUE(n && !n->prepare && n->job == a);
+  }
+  EXPECT_FALSE(s.next(Clock::now(), false, nullptr));
+  b->preparing = false;  // b prepared: c may start
+  b->prepared = true;
+  b->partitions = 1;
+  n = s.next(Clock::now(), false, nullptr);
+  ASSERT_TRUE(n && !n->prepare && n->job == b);
+  n = s.next(Clock::now(), false, nullptr);
+  ASSERT_TRUE(n && n->prepare && n->job == c);
+}
+
 TEST(Scheduler, AHigherPriorityJobTakesTheNextPartitionSlot) {
   Pipeline r;
   r.s.submit(job("porep", Priority::kNormal));
