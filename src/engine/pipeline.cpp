@@ -72,7 +72,7 @@ void Engine::Impl::synthesis_loop() {
     }
     lock.unlock();
     if (task.prepare) {
-      run_prepare(task);  // every preparer is busy: this worker prepares
+      run_prepare(task);  // CRITICAL, or the preparer is busy: this worker prepares
     } else {
       run_partition(task.job, task.partition);
     }
