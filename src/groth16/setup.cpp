@@ -1,5 +1,7 @@
 #include "groth16/setup.hpp"
 
+#include <chrono>
+
 #include <openssl/sha.h>
 
 #include <array>
@@ -187,6 +189,26 @@ Parameters generate_parameters_insecure(const Circuit& circuit, const ToxicWaste
   KeyAssembly assembly;
   circuit.synthesize(assembly);
   return generate_parameters_insecure(assembly.finish(), tw, pool);
+}
+
+Parameters generate_test_parameters(const Circuit& blank, std::string_view seed, ThreadPool& pool,
+                                    SetupTiming* timing) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  KeyAssembly assembly;
+  blank.synthesize(assembly);
+  const R1cs r1cs = assembly.finish();
+  const auto t1 = Clock::now();
+  Parameters params =
+      generate_parameters_insecure(r1cs, ToxicWaste::insecure_from_seed(seed), pool);
+  if (timing != nullptr) {
+    timing->synthesis_s = std::chrono::duration<double>(t1 - t0).count();
+    timing->setup_s = std::chrono::duration<double>(Clock::now() - t1).count();
+    timing->constraints = r1cs.num_constraints;
+    timing->inputs = r1cs.num_inputs;
+    timing->aux = r1cs.num_aux;
+  }
+  return params;
 }
 
 }  // namespace cuzk::groth16

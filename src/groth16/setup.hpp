@@ -31,6 +31,17 @@ Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, 
 Parameters generate_parameters_insecure(const Circuit& circuit, const ToxicWaste& tw,
                                         ThreadPool& pool);
 
+// The seeded test parameters of a blank circuit, timed: what `cuzk porep|post|update params`
+// make on the CPU (INSECURE: whoever knows `seed` can forge proofs).
+struct SetupTiming {
+  double synthesis_s = 0;  // KeyAssembly over the blank circuit
+  double setup_s = 0;      // the QAP at tau and the fixed-base multiplications
+  size_t constraints = 0;  // with the input rows
+  size_t inputs = 0, aux = 0;
+};
+Parameters generate_test_parameters(const Circuit& blank, std::string_view seed, ThreadPool& pool,
+                                    SetupTiming* timing = nullptr);
+
 // From a recorded circuit (pce/): the same parameters as from the R1cs of the same circuit (the
 // recording's merged rows give the same u, v, w). The CPU twin of the device generator
 // (gpu/setup.hpp).

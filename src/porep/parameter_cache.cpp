@@ -1,9 +1,7 @@
 #include "porep/parameter_cache.hpp"
 
-#include <chrono>
 #include <stdexcept>
 
-#include "cs/key_assembly.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/stacked_circuit.hpp"
 
@@ -15,10 +13,6 @@ namespace {
 std::string tree_display(const filecoin::TreeShape& t) {
   return "merkletree-poseidon_hasher-" + std::to_string(t.base) + "-" + std::to_string(t.sub) +
          "-" + std::to_string(t.top);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void require_file(const std::filesystem::path& p, const PublicParams& pp) {
@@ -59,21 +53,7 @@ std::string parameter_metadata_json(const PublicParams& pp) {
 
 groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string_view seed,
                                              ThreadPool& pool, SetupTiming* timing) {
-  const auto t0 = std::chrono::steady_clock::now();
-  KeyAssembly assembly;
-  StackedCircuit::blank(pp).synthesize(assembly);
-  const R1cs r1cs = assembly.finish();
-  const auto t1 = std::chrono::steady_clock::now();
-  groth16::Parameters params = groth16::generate_parameters_insecure(
-      r1cs, groth16::ToxicWaste::insecure_from_seed(seed), pool);
-  if (timing != nullptr) {
-    timing->synthesis_s = std::chrono::duration<double>(t1 - t0).count();
-    timing->setup_s = seconds_since(t1);
-    timing->constraints = r1cs.num_constraints;
-    timing->inputs = r1cs.num_inputs;
-    timing->aux = r1cs.num_aux;
-  }
-  return params;
+  return groth16::generate_test_parameters(StackedCircuit::blank(pp), seed, pool, timing);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,

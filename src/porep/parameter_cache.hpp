@@ -34,12 +34,7 @@ ParameterFiles parameter_files(const std::filesystem::path& dir, const PublicPar
 // The .meta of a real (published) set: {"sector_size":N}.
 std::string parameter_metadata_json(const PublicParams& pp);
 
-struct SetupTiming {
-  double synthesis_s = 0;  // KeyAssembly over the blank circuit
-  double setup_s = 0;      // the QAP at tau and the fixed-base multiplications
-  size_t constraints = 0;  // with the input rows
-  size_t inputs = 0, aux = 0;
-};
+using groth16::SetupTiming;
 
 // INSECURE test parameters for the blank circuit of `pp`: whoever knows `seed` can forge proofs.
 groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string_view seed,

@@ -1,17 +1,13 @@
 #include "post/parameter_cache.hpp"
 
-#include <chrono>
 #include <stdexcept>
 
-#include "cs/key_assembly.hpp"
 #include "groth16/setup.hpp"
 #include "post/fallback_circuit.hpp"
 
 namespace cuzk::post {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // merkle/tree.rs `MerkleTreeWrapper::display`.
 std::string tree_display(const filecoin::TreeShape& t) {
@@ -62,21 +58,7 @@ ParameterFiles parameter_files(const std::filesystem::path& dir,
 groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams& pp,
                                              std::string_view seed, ThreadPool& pool,
                                              SetupTiming* timing) {
-  const auto t0 = Clock::now();
-  KeyAssembly assembly;
-  FallbackPoStCircuit::blank(pp).synthesize(assembly);
-  const R1cs r1cs = assembly.finish();
-  const auto t1 = Clock::now();
-  groth16::Parameters params = groth16::generate_parameters_insecure(
-      r1cs, groth16::ToxicWaste::insecure_from_seed(seed), pool);
-  if (timing != nullptr) {
-    timing->synthesis_s = std::chrono::duration<double>(t1 - t0).count();
-    timing->setup_s = std::chrono::duration<double>(Clock::now() - t1).count();
-    timing->constraints = r1cs.num_constraints;
-    timing->inputs = r1cs.num_inputs;
-    timing->aux = r1cs.num_aux;
-  }
-  return params;
+  return groth16::generate_test_parameters(FallbackPoStCircuit::blank(pp), seed, pool, timing);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,

@@ -18,6 +18,7 @@
 
 #include "filecoin/parameter_cache.hpp"
 #include "filecoin/post/post_config.hpp"
+#include "groth16/setup.hpp"
 #include "groth16/types.hpp"
 #include "util/atomic_file.hpp"
 #include "util/thread_pool.hpp"
@@ -32,12 +33,7 @@ std::string parameter_cache_id(const filecoin::FallbackPoStParams& pp);
 ParameterFiles parameter_files(const std::filesystem::path& dir,
                                const filecoin::FallbackPoStParams& pp);
 
-struct SetupTiming {
-  double synthesis_s = 0;  // KeyAssembly over the blank circuit
-  double setup_s = 0;      // the QAP at tau and the fixed-base multiplications
-  size_t constraints = 0;  // with the input rows
-  size_t inputs = 0, aux = 0;
-};
+using groth16::SetupTiming;
 
 // INSECURE test parameters for the blank circuit of `pp`: whoever knows `seed` can forge proofs.
 groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams& pp,

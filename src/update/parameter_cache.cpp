@@ -1,9 +1,7 @@
 #include "update/parameter_cache.hpp"
 
-#include <chrono>
 #include <stdexcept>
 
-#include "cs/key_assembly.hpp"
 #include "groth16/setup.hpp"
 #include "porep/public_params.hpp"
 #include "update/poseidon_circuit.hpp"
@@ -13,10 +11,6 @@
 namespace cuzk::update {
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 std::string prefix(const filecoin::UpdateParams& pp) {
   const filecoin::TreeShape t = pp.tree_r_shape();
@@ -75,21 +69,7 @@ std::unique_ptr<const Circuit> blank_update_circuit(const filecoin::UpdateParams
 groth16::Parameters generate_test_parameters(const filecoin::UpdateParams& pp,
                                              std::string_view seed, ThreadPool& pool,
                                              SetupTiming* timing) {
-  const auto t0 = std::chrono::steady_clock::now();
-  KeyAssembly assembly;
-  blank_update_circuit(pp)->synthesize(assembly);
-  const R1cs r1cs = assembly.finish();
-  const auto t1 = std::chrono::steady_clock::now();
-  groth16::Parameters params = groth16::generate_parameters_insecure(
-      r1cs, groth16::ToxicWaste::insecure_from_seed(seed), pool);
-  if (timing != nullptr) {
-    timing->synthesis_s = std::chrono::duration<double>(t1 - t0).count();
-    timing->setup_s = seconds_since(t1);
-    timing->constraints = r1cs.num_constraints;
-    timing->inputs = r1cs.num_inputs;
-    timing->aux = r1cs.num_aux;
-  }
-  return params;
+  return groth16::generate_test_parameters(*blank_update_circuit(pp), seed, pool, timing);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,

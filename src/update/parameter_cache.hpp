@@ -19,15 +19,15 @@
 
 #include "filecoin/parameter_cache.hpp"
 #include "filecoin/update/update_params.hpp"
+#include "groth16/setup.hpp"
 #include "groth16/types.hpp"
-#include "porep/parameter_cache.hpp"
 #include "util/atomic_file.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::update {
 
 using filecoin::ParameterFiles;
-using porep::SetupTiming;
+using groth16::SetupTiming;
 
 std::string parameter_identifier(const filecoin::UpdateParams& pp);
 std::string parameter_cache_id(const filecoin::UpdateParams& pp);

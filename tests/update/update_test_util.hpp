@@ -13,6 +13,7 @@
 #include "common/r1cs_digest.hpp"
 #include "cs/key_assembly.hpp"
 #include "groth16/setup.hpp"
+#include "porep/public_params.hpp"
 #include "update/parameter_cache.hpp"
 
 namespace cuzk::update::test {
