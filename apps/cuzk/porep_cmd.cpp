@@ -12,20 +12,14 @@
 #include <optional>
 #include <stdexcept>
 
-#include "engine/pce_loader.hpp"
+#include "device_parameters.hpp"
+#include "engine/circuit_handler.hpp"
 #include "filecoin/c1_wrapper.hpp"
 #include "filecoin/domain.hpp"
-#include "pce_cmd.hpp"
 #include "porep/circuit_metrics.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/seal_commit_phase2.hpp"
-#include "util/progress.hpp"
-
-#if defined(CUZK_HAVE_CUDA)
-#include "gpu/device_info.hpp"
-#include "gpu/setup.hpp"
-#endif
 
 namespace cuzk::app {
 namespace {
@@ -116,98 +110,6 @@ filecoin::ParameterChecks parameter_checks(const PorepOptions& o) {
   return {o.allow_insecure, o.verify_digests, !o.trusted_params};
 }
 
-// With their parameters.json digests, but for a file over 4 GB: BLAKE2b is one sequential chain
-// (~0.6 GB/s, a 47 GB .params 75 s on the H200 host), longer than the device made the set in.
-void print_parameter_files(const ParameterFiles& files) {
-  for (const auto& f : {files.params, files.vk, files.meta}) {
-    const uint64_t size = std::filesystem::file_size(f);
-    const std::string digest = size <= 4'000'000'000ull ? filecoin::parameter_file_digest(f)
-                                                        : "(digest: b2sum FILE | cut -c1-32)";
-    std::printf("%s  %s (%llu bytes)\n", digest.c_str(), f.string().c_str(),
-                static_cast<unsigned long long>(size));
-  }
-}
-
-// The recording the device setup reads: from --pce-dir (recorded and saved there when absent
-// or refused), else recorded in memory.
-std::shared_ptr<const pce::RecordedCircuit> recorded_circuit(const PublicParams& pp,
-                                                             const PorepOptions& o,
-                                                             ThreadPool& pool) {
-  const engine::BlankCircuit blank = engine::find_blank_circuit(
-      engine::default_handlers(), "porep-" + engine::sector_size_suffix(pp.sector_size()));
-  if (o.pce_dir.empty()) {
-    return std::make_shared<const pce::RecordedCircuit>(record_blank_circuit(blank));
-  }
-  auto rc = engine::load_or_record_pce(
-      blank, o.pce_dir, pool, [](const std::string& event, const std::string& message) {
-        std::fprintf(stderr, "%s: %s\n", event.c_str(), message.c_str());
-      });
-  if (!rc) throw std::runtime_error("the PoRep circuit could not be recorded");
-  return rc;
-}
-
-#if defined(CUZK_HAVE_CUDA)
-// The device generator's .params bytes into the temporary file of the set.
-class WriterSink final : public gpu::ParamsSink {
- public:
-  explicit WriterSink(AtomicFileWriter& w) : w_(w) {}
-  void write(std::span<const uint8_t> bytes) override { w_.write(bytes); }
-
- private:
-  AtomicFileWriter& w_;
-};
-#endif
-
-// --backend gpu: the set made on the device from the recording, its .params streamed through
-// pinned buffers into the file as the points are made (never whole in host memory).
-void make_parameters_on_device(const PublicParams& pp, const PorepOptions& o,
-                               const ParameterFiles& files, Overwrite mode, ThreadPool& pool) {
-#if defined(CUZK_HAVE_CUDA)
-  if (!gpu::device_available()) throw BadInput("--backend gpu: no CUDA device is present");
-  auto t0 = Clock::now();
-  const std::shared_ptr<const pce::RecordedCircuit> rc = recorded_circuit(pp, o, pool);
-  const double t_record = seconds_since(t0);
-  std::printf("%s PoRep partition: %llu rows with input rows, %llu inputs, %llu aux\n",
-              sector_size_name(pp.sector_size()).c_str(),
-              static_cast<unsigned long long>(rc->num_rows),
-              static_cast<unsigned long long>(rc->num_inputs),
-              static_cast<unsigned long long>(rc->num_aux));
-  std::unique_ptr<Progress> progress;  // one per phase: h, l, a, b_g1, b_g2
-  std::string phase;
-  uint64_t reported = 0;
-  const gpu::SetupProgress on_progress = [&](const char* p, uint64_t done, uint64_t total) {
-    if (phase != p) {
-      if (progress) progress->finish();
-      phase = p;
-      reported = 0;
-      progress = std::make_unique<Progress>("params " + phase, total, "points");
-    }
-    progress->add(done - reported);
-    reported = done;
-  };
-  gpu::DeviceSetupTiming dt;
-  t0 = Clock::now();
-  filecoin::write_parameter_set(files, {pp.sector_size(), true, o.setup_seed}, mode,
-                                [&](AtomicFileWriter& w) {
-                                  WriterSink sink(w);
-                                  return gpu::generate_parameters_on_device(
-                                      *rc, groth16::ToxicWaste::insecure_from_seed(o.setup_seed),
-                                      sink, pool, on_progress, &dt);
-                                });
-  if (progress) progress->finish();
-  std::printf(
-      "time (s): recording %.2f | device: upload %.2f, lagrange %.2f, qap %.2f, vk %.2f, h %.2f, "
-      "l %.2f, a %.2f, b_g1 %.2f, b_g2 %.2f, total %.2f | with the files %.2f | peak memory "
-      "%.2f GiB host, %.2f GiB device\n",
-      t_record, dt.upload_s, dt.lagrange_s, dt.qap_s, dt.vk_s, dt.h_s, dt.l_s, dt.a_s, dt.b_g1_s,
-      dt.b_g2_s, dt.total_s, seconds_since(t0), peak_rss_gib(),
-      static_cast<double>(dt.device_peak_bytes) / (1024.0 * 1024.0 * 1024.0));
-#else
-  (void)pp, (void)o, (void)files, (void)mode, (void)pool;
-  throw BadInput("--backend gpu: this cuzk was built without CUDA");
-#endif
-}
-
 int run_params(const PorepOptions& o) {
   const PublicParams pp = resolve_params(o);
   const bool on_device = o.backend == "gpu";
@@ -228,10 +130,10 @@ int run_params(const PorepOptions& o) {
   const std::filesystem::path dir(o.out);
   const ParameterFiles names = parameter_files(dir, pp);
   const Overwrite mode = o.force ? Overwrite::kForce : Overwrite::kRefuse;
-  if (mode == Overwrite::kRefuse) {  // before minutes of setup, not after
-    for (const auto& f : {names.params, names.vk, names.meta}) {
-      if (std::filesystem::exists(f)) throw BadInput(FileExistsError(f).what());
-    }
+  try {
+    if (mode == Overwrite::kRefuse) refuse_existing_parameter_files(names);
+  } catch (const FileExistsError& e) {
+    throw BadInput(e.what());
   }
   ThreadPool pool(o.threads);
   std::fprintf(stderr,
@@ -240,8 +142,13 @@ int run_params(const PorepOptions& o) {
                "or [srs] allow_insecure_params = true)\n");
   if (on_device) {
     try {
-      make_parameters_on_device(pp, o, names, mode, pool);
+      write_test_parameters_on_device({"porep-" + engine::sector_size_suffix(pp.sector_size()),
+                                       o.pce_dir,
+                                       {pp.sector_size(), true, o.setup_seed}},
+                                      names, mode, pool);
     } catch (const FileExistsError& e) {
+      throw BadInput(e.what());
+    } catch (const std::invalid_argument& e) {
       throw BadInput(e.what());
     }
     print_parameter_files(names);

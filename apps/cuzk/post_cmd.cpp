@@ -15,6 +15,8 @@
 
 #include "cs/circuit_metrics.hpp"
 #include "cs/test_cs.hpp"
+#include "device_parameters.hpp"
+#include "engine/circuit_handler.hpp"
 #include "filecoin/domain.hpp"
 #include "filecoin/porep_config.hpp"
 #include "filecoin/post/post_files.hpp"
@@ -194,26 +196,46 @@ int run_info(const PostOptions& o) {
 
 int run_params(const PostOptions& o) {
   if (o.out.empty()) throw BadInput("params needs --out DIR (never the real parameter cache)");
+  const bool on_device = o.backend == "gpu";
+  if (!on_device && o.backend != "cpu") {
+    throw BadInput("--backend " + o.backend + ": params are made on the cpu or the gpu");
+  }
   const PoStConfig c = resolve_config(o);
   const FallbackPoStParams pp = filecoin::fallback_post_params(c);
-  const CircuitMetrics m = measure_circuit(post::FallbackPoStCircuit::blank(pp), false);
-  if (m.prover_rows() > (size_t{1} << 24) && !o.large) {
-    throw BadInput("this circuit has " + std::to_string(m.constraints) +
-                   " constraints: the CPU setup needs it whole in memory (many tens of GiB) and "
-                   "hours; pass --large to try anyway");
+  if (!on_device) {
+    const CircuitMetrics m = measure_circuit(post::FallbackPoStCircuit::blank(pp), false);
+    if (m.prover_rows() > (size_t{1} << 24) && !o.large) {
+      throw BadInput("this circuit has " + std::to_string(m.constraints) +
+                     " constraints: the CPU setup needs it whole in memory (many tens of GiB) "
+                     "and hours; pass --backend gpu, or --large to try anyway");
+    }
   }
   const Overwrite mode = o.force ? Overwrite::kForce : Overwrite::kRefuse;
-  if (mode == Overwrite::kRefuse) {  // before minutes of setup, not after
-    const post::ParameterFiles files = post::parameter_files(o.out, pp);
-    for (const auto& f : {files.params, files.vk, files.meta}) {
-      if (std::filesystem::exists(f)) throw BadInput(FileExistsError(f).what());
-    }
+  const post::ParameterFiles names = post::parameter_files(o.out, pp);
+  try {
+    if (mode == Overwrite::kRefuse) refuse_existing_parameter_files(names);
+  } catch (const FileExistsError& e) {
+    throw BadInput(e.what());
   }
   ThreadPool pool(o.threads);
   std::fprintf(stderr,
                "warning: test parameters from a known seed; INSECURE, never use them in "
                "production (their .meta marks them; loading them needs --allow-insecure-params "
                "or [srs] allow_insecure_params = true)\n");
+  if (on_device) {
+    const std::string id = std::string(c.kind == PoStKind::kWinning ? "winning-" : "wpost-") +
+                           engine::sector_size_suffix(pp.sector_size);
+    try {
+      write_test_parameters_on_device({id, o.pce_dir, {pp.sector_size, true, o.setup_seed}}, names,
+                                      mode, pool);
+    } catch (const FileExistsError& e) {
+      throw BadInput(e.what());
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(e.what());
+    }
+    print_parameter_files(names);
+    return 0;
+  }
   post::SetupTiming st;
   const groth16::Parameters params = post::generate_test_parameters(pp, o.setup_seed, pool, &st);
   const auto t0 = Clock::now();
@@ -228,10 +250,7 @@ int run_params(const PostOptions& o) {
               st.constraints, st.inputs, st.aux);
   std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
               st.synthesis_s, st.setup_s, seconds_since(t0), peak_rss_gib());
-  for (const auto& f : {files.params, files.vk, files.meta}) {
-    std::printf("%s  %s (%llu bytes)\n", filecoin::parameter_file_digest(f).c_str(),
-                f.string().c_str(), static_cast<unsigned long long>(std::filesystem::file_size(f)));
-  }
+  print_parameter_files(files);
   return 0;
 }
 
@@ -520,7 +539,11 @@ void add_post_commands(CLI::App& app, PostOptions& o) {
   params->add_option("--out", o.out, "directory to write into (required)");
   params->add_option("--seed", o.setup_seed, "seed of the toxic waste");
   params->add_flag("--force", o.force, "replace existing files");
-  params->add_flag("--large", o.large, "allow circuits above 2^24 rows (32/64 GiB WindowPoSt)");
+  params->add_flag("--large", o.large,
+                   "allow circuits above 2^24 rows (32/64 GiB WindowPoSt) on the cpu");
+  params->add_option("--backend", o.backend, "cpu (default) or gpu (from the recording)");
+  params->add_option("--pce-dir", o.pce_dir,
+                     "--backend gpu: load (or record and save) the circuit's recording here");
   params->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   params->callback([&] { o.action = A::kParams; });
 

@@ -27,8 +27,9 @@ struct PostOptions {
   std::string params_dir;
   std::string out;
   std::string setup_seed = "cuzk post test parameters";
-  std::string backend = "cpu";
-  std::string randomness;  // 64 hex digits
+  std::string backend = "cpu";  // params: cpu or gpu; prove: cpu, gpu[:N] or auto
+  std::string pce_dir;          // params --backend gpu: load (or record and save) the recording
+  std::string randomness;       // 64 hex digits
   uint64_t actor_id = 1000;
   std::string seal_dir;              // vanilla: `cuzk seal --out` root
   std::vector<uint64_t> sector_ids;  // vanilla: sectors under seal_dir

@@ -11,6 +11,8 @@
 #include <iterator>
 
 #include "cs/circuit_metrics.hpp"
+#include "device_parameters.hpp"
+#include "engine/circuit_handler.hpp"
 #include "filecoin/base64.hpp"
 #include "filecoin/fr32.hpp"
 #include "filecoin/parameter_cache.hpp"
@@ -206,30 +208,53 @@ int run_info(const UpdateOptions& o) {
 
 int run_params(const UpdateOptions& o) {
   const UpdateParams pp = resolve_params(o);
+  const bool on_device = o.backend == "gpu";
+  if (!on_device && o.backend != "cpu") {
+    throw BadInput("--backend " + o.backend + ": params are made on the cpu or the gpu");
+  }
   // Never the real cache by default: these files carry the production names.
   if (o.out.empty()) {
     throw BadInput(
         "give --out DIR: test parameters are INSECURE and carry Filecoin's file "
         "names, so they are never written into a parameter cache by default");
   }
-  if (pp.sector_nodes > (uint64_t{16} << 20) / 32 && !o.allow_large) {
+  if (on_device && pp.poseidon) {
+    throw BadInput(
+        "--backend gpu: the daemon has no recording of the Poseidon variant; make it "
+        "on the cpu");
+  }
+  if (!on_device && pp.sector_nodes > (uint64_t{16} << 20) / 32 && !o.allow_large) {
     throw BadInput(porep::sector_size_name(pp.sector_size()) +
                    " test parameters need the whole ~8e7-constraint system in memory (tens of "
-                   "GiB); pass --allow-large to try anyway");
+                   "GiB); pass --backend gpu, or --allow-large to try anyway");
   }
   const std::filesystem::path dir(o.out);
   const Overwrite mode = overwrite_mode(o.force);
-  if (mode == Overwrite::kRefuse) {  // before minutes of setup, not after
-    const update::ParameterFiles names = update::parameter_files(dir, pp);
-    for (const auto& f : {names.params, names.vk, names.meta}) {
-      if (std::filesystem::exists(f)) throw BadInput(FileExistsError(f).what());
-    }
+  const update::ParameterFiles names = update::parameter_files(dir, pp);
+  try {
+    if (mode == Overwrite::kRefuse) refuse_existing_parameter_files(names);
+  } catch (const FileExistsError& e) {
+    throw BadInput(e.what());
   }
   ThreadPool pool(o.threads);
   std::fprintf(stderr,
                "warning: test parameters from a known seed; INSECURE, never use them in "
                "production (their .meta marks them; loading them needs --allow-insecure-params "
                "or [srs] allow_insecure_params = true)\n");
+  if (on_device) {
+    try {
+      write_test_parameters_on_device({"snap-" + engine::sector_size_suffix(pp.sector_size()),
+                                       o.pce_dir,
+                                       {pp.sector_size(), true, o.setup_seed}},
+                                      names, mode, pool);
+    } catch (const FileExistsError& e) {
+      throw BadInput(e.what());
+    } catch (const std::invalid_argument& e) {
+      throw BadInput(e.what());
+    }
+    print_parameter_files(names);
+    return 0;
+  }
   update::SetupTiming st;
   const groth16::Parameters params = update::generate_test_parameters(pp, o.setup_seed, pool, &st);
   const auto t0 = Clock::now();
@@ -244,10 +269,7 @@ int run_params(const UpdateOptions& o) {
               label(pp).c_str(), st.constraints, st.inputs, st.aux);
   std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
               st.synthesis_s, st.setup_s, t_write, peak_rss_gib());
-  for (const auto& f : {files.params, files.vk, files.meta}) {
-    std::printf("%s  %s (%llu bytes)\n", filecoin::parameter_file_digest(f).c_str(),
-                f.string().c_str(), static_cast<unsigned long long>(std::filesystem::file_size(f)));
-  }
+  print_parameter_files(files);
   return 0;
 }
 
@@ -528,7 +550,10 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   params->add_option("--seed", o.setup_seed, "seed of the toxic waste (recorded in the .meta)");
   params->add_flag("--force", o.force, "replace files that exist");
   params->add_flag("--allow-large", o.allow_large,
-                   "allow 512 MiB and larger (tens of GiB of memory)");
+                   "allow 512 MiB and larger on the cpu (tens of GiB of memory)");
+  params->add_option("--backend", o.backend, "cpu (default) or gpu (from the recording)");
+  params->add_option("--pce-dir", o.pce_dir,
+                     "--backend gpu: load (or record and save) the circuit's recording here");
   params->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   params->callback([&] { o.action = A::kParams; });
 

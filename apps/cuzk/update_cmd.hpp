@@ -45,7 +45,8 @@ struct UpdateOptions {
   std::string proof_path;                                            // verify
   std::string comm_r_old, comm_r_new, comm_d_new;                    // verify without --vanilla
   uint64_t synthetic_seed = 0;                                       // synthetic
-  std::string backend = "cpu";
+  std::string backend = "cpu";  // params: cpu or gpu; prove: cpu, gpu[:N] or auto
+  std::string pce_dir;          // params --backend gpu: load (or record and save) the recording
   unsigned threads = 0;
 };
 

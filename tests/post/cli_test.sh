@@ -61,6 +61,21 @@ expect_rc 2 "$cuzk" post params --proof window --sector-size 2KiB --out "$dir/pa
 expect_out 'exists (not overwritten'
 [ "$before" = "$(sha256sum "$dir"/params/*.params)" ] || fail "params: an existing file changed"
 expect_rc 0 "$cuzk" post params --proof winning --sector-size 2KiB --out "$dir/params"
+# On the GPU (from the circuit's recording): the CPU's bytes where there is a device; without
+# one, exit 2 saying so, and nothing written.
+expect_rc 2 "$cuzk" post params --proof window --sector-size 2KiB --backend tpu --out "$dir/pg"
+expect_out 'params are made on the cpu or the gpu'
+"$cuzk" post params --proof window --sector-size 2KiB --backend gpu --out "$dir/pg" > "$dir/out" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then
+  for f in "$dir"/params/*0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0.*; do
+    cmp "$f" "$dir/pg/$(basename "$f")" || fail "params: GPU and CPU files differ: $f"
+  done
+else
+  [ "$rc" -eq 2 ] || { cat "$dir/out"; fail "params --backend gpu: exit $rc"; }
+  expect_out 'no CUDA device\|built without CUDA'
+  [ -z "$(ls "$dir/pg" 2>/dev/null)" ] || fail "params --backend gpu: files written without a device"
+fi
 
 ones=$(printf '01%.0s' $(seq 32)); twos=$(printf '02%.0s' $(seq 32))
 for n in 1 2; do

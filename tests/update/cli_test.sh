@@ -120,7 +120,16 @@ grep -q "$stem.meta exists (not overwritten; pass --force" "$dir/out" || { cat "
 [ "$(cat "$dir/p/$stem.meta")" = keep ] || fail "params replaced an existing file"
 [ ! -e "$dir/p/$stem.params" ] || fail "params wrote part of a set"
 expect_rc 2 "$cuzk" update params --sector-size 32GiB --out "$dir/p32"
-grep -q 'pass --allow-large' "$dir/out" || { cat "$dir/out"; fail "params 32GiB"; }
+grep -q 'pass --backend gpu, or --allow-large' "$dir/out" || { cat "$dir/out"; fail "params 32GiB"; }
+# On the GPU: never the Poseidon variant (the daemon records only the SHA-256 one); a 32 GiB set
+# without a device (or CUDA) is refused before anything is recorded or written.
+expect_rc 2 "$cuzk" update params --sector-size 2KiB --poseidon --backend gpu --out "$dir/pg"
+grep -q 'Poseidon variant' "$dir/out" || { cat "$dir/out"; fail "params --poseidon --backend gpu"; }
+if ! nvidia-smi -L > /dev/null 2>&1; then  # no device here: the refusal (with one: the H200 run)
+  expect_rc 2 "$cuzk" update params --sector-size 32GiB --backend gpu --out "$dir/pg"
+  grep -q 'no CUDA device\|built without CUDA' "$dir/out" || { cat "$dir/out"; fail "params gpu"; }
+  [ -z "$(ls "$dir/pg" 2>/dev/null)" ] || fail "params --backend gpu wrote files without a device"
+fi
 # A 32 GiB update without a sector (what the H200 runs use): 16 partition proofs that verify.
 expect_rc 0 "$cuzk" update synthetic --sector-size 32GiB --seed 5 --out "$dir/s32.json" \
   --vanilla-proofs-out "$dir/s32-vanilla.json"

@@ -1,0 +1,129 @@
+#include "device_parameters.hpp"
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include "engine/circuit_handler.hpp"
+#include "engine/pce_loader.hpp"
+#include "pce_cmd.hpp"
+#include "util/progress.hpp"
+
+#if defined(CUZK_HAVE_CUDA)
+#include "gpu/device_info.hpp"
+#include "gpu/setup.hpp"
+#endif
+
+namespace cuzk::app {
+namespace {
+
+#if defined(CUZK_HAVE_CUDA)
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double peak_rss_gib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB
+}
+
+std::shared_ptr<const pce::RecordedCircuit> recorded_circuit(const DeviceParameterRequest& r,
+                                                             ThreadPool& pool) {
+  const engine::BlankCircuit blank =
+      engine::find_blank_circuit(engine::default_handlers(), r.circuit_id);
+  if (r.pce_dir.empty()) {
+    return std::make_shared<const pce::RecordedCircuit>(record_blank_circuit(blank));
+  }
+  auto rc = engine::load_or_record_pce(
+      blank, r.pce_dir, pool, [](const std::string& event, const std::string& message) {
+        std::fprintf(stderr, "%s: %s\n", event.c_str(), message.c_str());
+      });
+  if (!rc) throw std::runtime_error(r.circuit_id + ": the circuit could not be recorded");
+  return rc;
+}
+
+// The device generator's .params bytes into the temporary file of the set.
+class WriterSink final : public gpu::ParamsSink {
+ public:
+  explicit WriterSink(AtomicFileWriter& w) : w_(w) {}
+  void write(std::span<const uint8_t> bytes) override { w_.write(bytes); }
+
+ private:
+  AtomicFileWriter& w_;
+};
+#endif
+
+}  // namespace
+
+void write_test_parameters_on_device(const DeviceParameterRequest& r,
+                                     const filecoin::ParameterFiles& files, Overwrite mode,
+                                     ThreadPool& pool) {
+#if defined(CUZK_HAVE_CUDA)
+  if (!gpu::device_available()) throw std::invalid_argument("--backend gpu: no CUDA device");
+  if (mode == Overwrite::kRefuse) refuse_existing_parameter_files(files);
+  auto t0 = Clock::now();
+  const std::shared_ptr<const pce::RecordedCircuit> rc = recorded_circuit(r, pool);
+  const double t_record = seconds_since(t0);
+  std::printf("%s: %llu rows with input rows, %llu inputs, %llu aux\n", r.circuit_id.c_str(),
+              static_cast<unsigned long long>(rc->num_rows),
+              static_cast<unsigned long long>(rc->num_inputs),
+              static_cast<unsigned long long>(rc->num_aux));
+  std::fflush(stdout);
+  std::unique_ptr<Progress> progress;  // one per phase: h, l, a, b_g1, b_g2
+  std::string phase;
+  uint64_t reported = 0;
+  const gpu::SetupProgress on_progress = [&](const char* p, uint64_t done, uint64_t total) {
+    if (phase != p) {
+      if (progress) progress->finish();
+      phase = p;
+      reported = 0;
+      progress = std::make_unique<Progress>("params " + phase, total, "points");
+    }
+    progress->add(done - reported);
+    reported = done;
+  };
+  gpu::DeviceSetupTiming dt;
+  t0 = Clock::now();
+  filecoin::write_parameter_set(files, r.meta, mode, [&](AtomicFileWriter& w) {
+    WriterSink sink(w);
+    return gpu::generate_parameters_on_device(
+        *rc, groth16::ToxicWaste::insecure_from_seed(r.meta.seed), sink, pool, on_progress, &dt);
+  });
+  if (progress) progress->finish();
+  std::printf(
+      "time (s): recording %.2f | device: upload %.2f, lagrange %.2f, qap %.2f, vk %.2f, h %.2f, "
+      "l %.2f, a %.2f, b_g1 %.2f, b_g2 %.2f, total %.2f | with the files %.2f | peak memory "
+      "%.2f GiB host, %.2f GiB device\n",
+      t_record, dt.upload_s, dt.lagrange_s, dt.qap_s, dt.vk_s, dt.h_s, dt.l_s, dt.a_s, dt.b_g1_s,
+      dt.b_g2_s, dt.total_s, seconds_since(t0), peak_rss_gib(),
+      static_cast<double>(dt.device_peak_bytes) / (1024.0 * 1024.0 * 1024.0));
+#else
+  (void)r, (void)files, (void)mode, (void)pool;
+  throw std::invalid_argument("--backend gpu: this cuzk was built without CUDA");
+#endif
+}
+
+void refuse_existing_parameter_files(const filecoin::ParameterFiles& files) {
+  for (const auto& f : {files.params, files.vk, files.meta}) {
+    if (std::filesystem::exists(f)) throw FileExistsError(f);
+  }
+}
+
+void print_parameter_files(const filecoin::ParameterFiles& files) {
+  for (const auto& f : {files.params, files.vk, files.meta}) {
+    const uint64_t size = std::filesystem::file_size(f);
+    const std::string digest = size <= 4'000'000'000ull ? filecoin::parameter_file_digest(f)
+                                                        : "(digest: b2sum FILE | cut -c1-32)";
+    std::printf("%s  %s (%llu bytes)\n", digest.c_str(), f.string().c_str(),
+                static_cast<unsigned long long>(size));
+  }
+}
+
+}  // namespace cuzk::app
