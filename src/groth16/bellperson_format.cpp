@@ -1,5 +1,6 @@
 #include "groth16/bellperson_format.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 #include "util/mapped_file.hpp"
@@ -77,9 +78,11 @@ class Reader {
     if (!r) fail(at, std::string(what) + ": " + describe(r.error()));
     return *r;
   }
-  // u32 length + points, decoded in parallel.
+  // u32 length + points, decoded in parallel, a slab at a time; each slab's bytes are handed to
+  // `consumed` once decoded.
   template <class P>
-  std::vector<P> vector(const char* what, SubgroupCheck check, ThreadPool& pool) {
+  std::vector<P> vector(const char* what, SubgroupCheck check, ThreadPool& pool,
+                        const ConsumedFn& consumed) {
     const uint64_t len_at = off_;
     const uint32_t n = u32_be(what);
     const size_t sz = point_size<P>();
@@ -90,13 +93,18 @@ class Reader {
     const uint64_t base = off_;
     const auto all = take(size_t{n} * sz, what);
     std::vector<P> out(n);
-    pool.parallel_for(
-        n,
-        [&](size_t begin, size_t end) {
-          for (size_t i = begin; i < end; ++i)
-            out[i] = decode_at<P>(all.subspan(i * sz, sz), base + i * sz, what, check);
-        },
-        1024);
+    constexpr size_t kSlab = size_t{1} << 22;  // points: 0.4 GB of G1, 0.8 GB of G2
+    for (size_t first = 0; first < n; first += kSlab) {
+      const size_t count = std::min<size_t>(kSlab, n - first);
+      pool.parallel_for(
+          count,
+          [&](size_t begin, size_t end) {
+            for (size_t i = first + begin; i < first + end; ++i)
+              out[i] = decode_at<P>(all.subspan(i * sz, sz), base + i * sz, what, check);
+          },
+          1024);
+      if (consumed) consumed(all.subspan(first * sz, count * sz));
+    }
     return out;
   }
   void expect_end() const {
@@ -177,15 +185,15 @@ VerifyingKey parse_verifying_key(std::span<const uint8_t> bytes, const std::stri
 }
 
 Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& name,
-                            SubgroupCheck check, ThreadPool& pool) {
+                            SubgroupCheck check, ThreadPool& pool, const ConsumedFn& consumed) {
   Reader r(bytes, name);
   Parameters p;
   p.vk = read_vk_fields(r);
-  p.h = r.vector<G1Affine>("h", check, pool);
-  p.l = r.vector<G1Affine>("l", check, pool);
-  p.a = r.vector<G1Affine>("a", check, pool);
-  p.b_g1 = r.vector<G1Affine>("b_g1", check, pool);
-  p.b_g2 = r.vector<G2Affine>("b_g2", check, pool);
+  p.h = r.vector<G1Affine>("h", check, pool, consumed);
+  p.l = r.vector<G1Affine>("l", check, pool, consumed);
+  p.a = r.vector<G1Affine>("a", check, pool, consumed);
+  p.b_g1 = r.vector<G1Affine>("b_g1", check, pool, consumed);
+  p.b_g2 = r.vector<G2Affine>("b_g2", check, pool, consumed);
   r.expect_end();
   return p;
 }
@@ -205,7 +213,8 @@ VerifyingKey read_verifying_key(const std::filesystem::path& path) {
 Parameters read_parameters(const std::filesystem::path& path, SubgroupCheck check,
                            ThreadPool& pool) {
   const MappedFile file(path);
-  return parse_parameters(file.bytes(), path.string(), check, pool);
+  return parse_parameters(file.bytes(), path.string(), check, pool,
+                          [&file](std::span<const uint8_t> part) { file.release(part); });
 }
 
 }  // namespace cuzk::groth16

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -34,8 +35,12 @@ std::vector<uint8_t> serialize_parameters(const Parameters& params);
 // checked; `check` applies to the bulk vectors of the parameters (rust-fil-proofs maps .params
 // unchecked; on-curve is still verified).
 VerifyingKey parse_verifying_key(std::span<const uint8_t> bytes, const std::string& name);
+// `consumed`, when given, is told of each part of `bytes` as soon as its points are decoded (in
+// slabs of a few hundred MB), so that a mapped file's pages can be released as it goes.
+using ConsumedFn = std::function<void(std::span<const uint8_t>)>;
 Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& name,
-                            SubgroupCheck check, ThreadPool& pool);
+                            SubgroupCheck check, ThreadPool& pool,
+                            const ConsumedFn& consumed = nullptr);
 
 void write_verifying_key(const std::filesystem::path& path, const VerifyingKey& vk);
 void write_parameters(const std::filesystem::path& path, const Parameters& params);

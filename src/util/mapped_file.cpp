@@ -34,6 +34,15 @@ MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
   ::close(fd);
 }
 
+void MappedFile::release(std::span<const uint8_t> part) const {
+  if (part.empty()) return;
+  const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(part.data()) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(part.data()) + part.size()) / page * page;
+  // Advice only: a refusal leaves the pages mapped, which costs memory but not correctness.
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
 MappedFile::~MappedFile() {
   if (data_ != nullptr) ::munmap(const_cast<uint8_t*>(data_), size_);
 }

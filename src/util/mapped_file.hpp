@@ -18,6 +18,11 @@ class MappedFile {
   MappedFile& operator=(const MappedFile&) = delete;
 
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
+  // Drops the whole pages inside `part` (a part of bytes()) from this process's memory: a reader
+  // that is done with them keeps its RSS to what it decoded, not the file as well (a 47 GB
+  // .params mapped whole while it is decoded doubled the daemon's peak, perf-log). The pages read
+  // back from the file if touched again.
+  void release(std::span<const uint8_t> part) const;
   const std::filesystem::path& path() const { return path_; }
 
  private:
