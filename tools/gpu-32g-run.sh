@@ -14,6 +14,17 @@
 #                                        verify`, then JOBS (default 2) in flight, 2 x JOBS proofs
 #                                        (COUNT); GPU memory and busy sampled, the daemon's peak RSS
 #          SIZE=512MiB ... 32g           the same at another sector size
+#          tools/gpu-32g-run.sh wpost    a WindowPoSt partition of 2349 synthetic 32 GiB sectors:
+#                                        parameters made on the GPU (61 GB), tools/post-bench.sh
+#                                        through the daemon, COUNT (default 3) proofs, each verified
+#          tools/gpu-32g-run.sh snap     a synthetic 32 GiB SnapDeals update (16 partitions):
+#                                        parameters made on the GPU, the daemon: one proof alone
+#                                        (COUNT, default 2), then 2 in flight x 2, each verified
+#          tools/gpu-32g-run.sh winning-busy   32 GiB PoRep parameters made on the GPU, then
+#                                        WinningPoSt alone and while 2 PoRep C2 jobs prove
+#          SIZE=2KiB PARAMS_BACKEND=cpu BACKEND=cpu ... wpost|snap|winning-busy   the same flow
+#                                        at a test size on a machine without a GPU (a dry run;
+#                                        KEEP_PARAMS=1: use the parameters in $WORK/params)
 # Logs and a summary under $OUT; the work files in $WORK (default /tmp/cuzk-32g, ~55 GB).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -126,5 +137,117 @@ TOML
   grep -hE "s/proof|throughput|partition|total" "$OUT"/batch-j*.log | head -20
   exit 0
 fi
-echo "usage: $0 --pack | small | 32g" >&2
+machine() {
+  { nvidia-smi --query-gpu=name,memory.total --format=csv; nproc; free -g; df -h "$WORK"; } \
+    > "$OUT/machine.txt" 2>&1
+}
+# A kind's 2 KiB test parameters made on the GPU and on the CPU must be the same bytes.
+identical() {  # name, params command words (without --backend/--out)...
+  local name=$1; shift
+  for backend in gpu cpu; do
+    rm -rf "$WORK/id-$name-$backend"
+    run "params-$name-$backend" 120 "$B/cuzk" "$@" --backend "$backend" --out "$WORK/id-$name-$backend"
+  done
+  if diff -r "$WORK/id-$name-gpu" "$WORK/id-$name-cpu" >/dev/null; then
+    log "params $name: GPU and CPU files IDENTICAL ($(du -sb "$WORK/id-$name-gpu" | cut -f1) bytes)"
+  else
+    log "params $name: GPU and CPU files DIFFER"
+  fi
+}
+# The daemon's peak host memory and the device's, sampled while `tools/post-bench.sh` runs.
+post_bench() {  # post-bench options...
+  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
+    > "$OUT/gpu.csv" 2>&1 &
+  local smi=$!
+  OUT=$OUT WORK=$WORK/post timeout 420 tools/post-bench.sh --bin "$B" --backend "${BACKEND:-gpu}" \
+    --params "$WORK/params" --pce "$WORK/pce" --no-subgroup-check "$@" 2>&1 |
+    tee "$OUT/post-bench.log" | tail -n 30
+  kill $smi 2>/dev/null
+  sort -t, -k2 -n "$OUT/gpu.csv" | tail -1 | sed 's/^/peak GPU memory sample: /' | tee -a "$OUT/summary.txt"
+}
+
+if [[ "${1:-}" == "wpost" ]]; then
+  machine
+  identical winning-2k post params --proof winning --sector-size 2KiB --seed "cuzk h200"
+  identical wpost-2k post params --proof window --sector-size 2KiB --seed "cuzk h200"
+  [[ -n "${KEEP_PARAMS:-}" ]] || { rm -rf "$WORK/params" "$WORK/pce"
+  run params-wpost-$SHORT 330 "$B/cuzk" post params --proof window --sector-size "$SIZE" --backend "${PARAMS_BACKEND:-gpu}" \
+    --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 wpost-$SHORT" || exit 1; }
+  ls -la "$WORK/params" "$WORK/pce" >> "$OUT/summary.txt"; df -h "$WORK" >> "$OUT/summary.txt"
+  post_bench --kind window --sector-size "$SIZE" --count "${COUNT:-3}"
+  exit 0
+fi
+
+if [[ "${1:-}" == "winning-busy" ]]; then
+  machine
+  run c1 120 "$B/cuzk" c1 synthetic --sector-size "$SIZE" --out "$WORK/c1-$SHORT.json" || exit 1
+  [[ -n "${KEEP_PARAMS:-}" ]] || { rm -rf "$WORK/params" "$WORK/pce"
+  run params-porep-$SHORT 330 "$B/cuzk" porep params --sector-size "$SIZE" --backend "${PARAMS_BACKEND:-gpu}" \
+    --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 $SHORT" || exit 1; }
+  post_bench --kind winning --sector-size "$SIZE" --count "${COUNT:-3}" \
+    --busy-c1 "$WORK/c1-$SHORT.json" --busy 2
+  exit 0
+fi
+
+if [[ "${1:-}" == "snap" ]]; then
+  machine
+  V=$WORK/update-$SHORT
+  identical snap-2k update params --sector-size 2KiB --seed "cuzk h200"
+  run synthetic 120 "$B/cuzk" update synthetic --sector-size "$SIZE" --out "$V.json" \
+    --vanilla-proofs-out "$V.proofs.json" --force || exit 1
+  [[ -n "${KEEP_PARAMS:-}" ]] || { rm -rf "$WORK/params" "$WORK/pce"
+  run params-snap-$SHORT 330 "$B/cuzk" update params --sector-size "$SIZE" --backend "${PARAMS_BACKEND:-gpu}" \
+    --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 snap-$SHORT" || exit 1; }
+  ls -la "$WORK/params" >> "$OUT/summary.txt"
+  sock=$WORK/cuzk.sock
+  cat > "$WORK/cuzk.toml" <<TOML
+[daemon]
+listen = "unix://$sock"
+[srs]
+param_cache = "$WORK/params"
+allow_insecure_params = true
+check_subgroups = false
+[pce]
+cache_dir = "$WORK/pce"
+[gpus]
+backend = "${BACKEND:-gpu}"
+[synthesis]
+workers = ${SYNTH_WORKERS:-2}
+TOML
+  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
+    > "$OUT/gpu.csv" 2>&1 &
+  smi=$!
+  "$B/cuzk-daemon" --config "$WORK/cuzk.toml" > "$OUT/daemon.log" 2>&1 &
+  daemon=$!
+  trap 'kill $smi 2>/dev/null; kill -TERM $daemon 2>/dev/null' EXIT
+  for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+  bench=("$B/cuzk-bench" --addr "unix://$sock")
+  comm() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$V.json" "$1"; }
+  snap_args=(-t snap --vanilla "$V.proofs.json" --registered-proof "$(comm registered_proof)"
+    --comm-r-old "$(comm comm_r_old)" --comm-r-new "$(comm comm_r_new)"
+    --comm-d-new "$(comm comm_d_new)")
+  prove() {  # name, limit
+    run "$1" "$2" "${bench[@]}" single "${snap_args[@]}" --request-id "$1" --out "$WORK/$1.bin" &&
+      run "verify-$1" 60 "$B/cuzk" update verify --vanilla "$V.json" --params "$WORK/params" \
+        --allow-insecure-params --proof "$WORK/$1.bin"
+  }
+  run preload 150 "${bench[@]}" preload --circuit snap-$SHORT
+  prove warmup 150
+  for i in $(seq "${COUNT:-2}"); do prove "single-$i" 120; done
+  t0=$SECONDS
+  for round in 1 2; do
+    prove "pair-$round-a" 200 & a=$!
+    prove "pair-$round-b" 200 & b=$!
+    wait $a; wait $b
+  done
+  log "2 in flight: 4 proofs in $((SECONDS - t0)) s"
+  grep -h "^timings" "$OUT"/single-*.log "$OUT"/pair-*.log | tee -a "$OUT/summary.txt"
+  "${bench[@]}" metrics > "$OUT/metrics.txt" 2>&1
+  grep -E "VmHWM|VmRSS" "/proc/$daemon/status" | tee -a "$OUT/summary.txt"
+  kill -TERM "$daemon"; wait "$daemon"; kill $smi 2>/dev/null
+  trap - EXIT
+  sort -t, -k2 -n "$OUT/gpu.csv" | tail -1 | sed 's/^/peak GPU memory sample: /' | tee -a "$OUT/summary.txt"
+  exit 0
+fi
+echo "usage: $0 --pack | small | 32g | wpost | snap | winning-busy" >&2
 exit 2

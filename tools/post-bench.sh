@@ -15,10 +15,13 @@
 # --backend cpu|gpu|auto, --count N (default 3), --params DIR (default $WORK/params; WinningPoSt
 # and test-size parameters are made there once with `cuzk post params` when missing),
 # --busy-c1 FILE and --busy N (PoRep C1 and jobs in flight; its parameters must be in --params),
-# --threads T, --synthesis-workers W. Results: $OUT (default $WORK/out), summary-*.txt.
+# --threads T, --synthesis-workers W, --pce DIR (the daemon's [pce] cache_dir: recordings made
+# there beforehand, e.g. by `params --backend gpu --pce-dir DIR`, are loaded, not recorded again),
+# --no-subgroup-check ([srs] check_subgroups = false: for parameters this run just made).
+# Results: $OUT (default $WORK/out), summary-*.txt.
 set -euo pipefail
 BIN=build KIND=winning SIZE=2KiB BACKEND=auto COUNT=3 PARAMS="" BUSY_C1="" BUSY=2 THREADS=0
-WORKERS=1
+WORKERS=1 PCE="" CHECK_SUBGROUPS=true
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;
@@ -31,6 +34,8 @@ while [[ $# -gt 0 ]]; do
     --busy) BUSY=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
     --synthesis-workers) WORKERS=$2; shift 2 ;;
+    --pce) PCE=$2; shift 2 ;;
+    --no-subgroup-check) CHECK_SUBGROUPS=false; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -80,6 +85,8 @@ listen = "unix://$sock"
 [srs]
 param_cache = "$PARAMS"
 allow_insecure_params = true
+check_subgroups = $CHECK_SUBGROUPS
+$([[ -n "$PCE" ]] && printf '[pce]\ncache_dir = "%s"' "$PCE" || true)
 [gpus]
 backend = "$BACKEND"
 [synthesis]
@@ -116,11 +123,14 @@ if [[ -n "$BUSY_C1" ]]; then
   for i in $(seq "$BUSY"); do
     bench submit --c1 "$BUSY_C1" --request-id "busy-$i" | tee -a "$summary"
   done
-  for _ in $(seq 600); do  # until a PoRep partition is on the GPU
-    bench status | grep -Eq "^ +porep +[0-9]+ pending, [1-9]" && break
-    sleep 0.5
+  # Until the first PoRep job has started proving (its parameters loaded: the daemon logs
+  # job_started then), and 3 s more, so that a partition is on the GPU (the status line's
+  # "pending, N ..." also counts jobs still loading, and matched before any partition ran).
+  for _ in $(seq 1200); do
+    grep -q "event=job_started .*kind=porep" "$OUT/daemon-$KIND-$SIZE-$BACKEND.log" && break
+    sleep 0.25
   done
-  sleep 2
+  sleep 3
   prove_one "$KIND-$SIZE-busy"
   bench metrics > "$OUT/metrics-busy.txt"
 fi
