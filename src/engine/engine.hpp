@@ -34,8 +34,9 @@ struct EngineConfig {
   std::vector<int> gpus;             // device ordinals; empty: all
   unsigned cpu_workers = 1;          // prover workers when there is no GPU
   unsigned synthesis_workers = 1;    // partitions synthesized concurrently
-  unsigned synthesis_lookahead = 1;  // synthesized partitions waiting for a prover (queue bound)
-  unsigned threads = 0;              // thread pool size for synthesis/CPU proving; 0: all cores
+  unsigned synthesis_lookahead =
+      1;                 // synthesized partitions waiting for a prover, plus one per worker
+  unsigned threads = 0;  // thread pool size for synthesis/CPU proving; 0: all cores
   unsigned max_batch_size = 1;
   uint64_t max_batch_wait_ms = 0;
   bool sort_by_type = false;

@@ -60,6 +60,9 @@ struct Engine::Impl {
   std::map<std::string, std::string> by_request_id;
   Scheduler scheduler;
   std::deque<ProverItem> prover_queue;
+  // Partitions handed to synthesis workers and not yet in (or dropped before) the prover queue:
+  // with the queue they make up the lookahead that next_task keeps to synthesis_lookahead.
+  size_t partitions_synthesizing = 0;
   uint64_t next_job_number = 0;
   bool accepting = true, stopping = false, cancel_on_stop = false;
   uint64_t completed = 0, failed = 0, cancelled = 0;

@@ -24,8 +24,14 @@ constexpr uint64_t kParseFactor = 8;
 }  // namespace
 
 bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline) {
-  const auto next = scheduler.next(Clock::now(), stopping, deadline);
+  // As many partitions ahead of the provers as before workers stopped waiting on a full queue
+  // (the lookahead queued plus one held by each worker), but none of them held by a worker.
+  const size_t ahead =
+      std::max(1u, config.synthesis_lookahead) + std::max(1u, config.synthesis_workers);
+  const auto next = scheduler.next(Clock::now(), stopping, deadline,
+                                   prover_queue.size() + partitions_synthesizing < ahead);
   if (!next) return false;
+  if (!next->prepare) ++partitions_synthesizing;
   task->job = next->job;
   task->prepare = next->prepare;
   task->partition = next->partition;
@@ -175,6 +181,7 @@ void Engine::Impl::run_prepare(Task& task) {
 
 void Engine::Impl::partition_abandoned(const std::shared_ptr<Job>& job) {
   std::lock_guard<std::mutex> lock(mu);
+  --partitions_synthesizing;
   if (--job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
 }
 
@@ -184,6 +191,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
   {
     std::lock_guard<std::mutex> lock(mu);
     if (is_final(job->state)) {
+      --partitions_synthesizing;
       if (--job->in_flight == 0) release_job_resources(job);
       return;
     }
@@ -222,6 +230,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
     item.partition = std::move(synthesized);
   } catch (const std::exception& e) {
     std::lock_guard<std::mutex> lock(mu);
+    --partitions_synthesizing;
     --job->in_flight;
     fail(job, "partition " + std::to_string(k) + " synthesis: " + e.what());
     if (job->in_flight == 0) release_job_resources(job);
@@ -230,16 +239,12 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
   const double synth_s = seconds_between(t0, Clock::now());
   metrics.observe("cuzk_partition_phase_seconds",
                   {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
-  std::unique_lock<std::mutex> lock(mu);
+  std::lock_guard<std::mutex> lock(mu);
   job->result.timings.synthesis_ms += static_cast<uint64_t>(synth_s * 1e3);
-  const size_t bound = std::max(1u, config.synthesis_lookahead);
-  queue_cv.wait(lock, [&] {
-    // A CRITICAL partition (WinningPoSt) does not wait behind a full queue of others.
-    return prover_queue.size() < bound || job->priority >= static_cast<int>(Priority::kCritical) ||
-           is_final(job->state) || (stopping && cancel_on_stop);
-  });
+  --partitions_synthesizing;  // its place in the lookahead was taken when it was handed out
   if (is_final(job->state)) {
     if (--job->in_flight == 0) release_job_resources(job);
+    work_cv.notify_all();
     return;
   }
   prover_queue.push_back(std::move(item));
@@ -258,7 +263,7 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
       if (it->job->priority > best->job->priority) best = it;
     ProverItem item = std::move(*best);
     prover_queue.erase(best);
-    queue_cv.notify_all();
+    work_cv.notify_all();  // room in the lookahead: a synthesis worker may take a partition
     const std::shared_ptr<Job> job = item.job;
     if (is_final(job->state)) {
       item.reservation.reset();

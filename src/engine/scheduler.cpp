@@ -90,11 +90,13 @@ bool Scheduler::may_start(const Job& j) const {
   });
 }
 
-std::shared_ptr<Job> Scheduler::best_released() const {
+std::shared_ptr<Job> Scheduler::best_released(bool partition_room) const {
   std::shared_ptr<Job> best;
   for (const auto& j : released_) {
     if (is_final(j->state) || j->preparing) continue;
     if (j->prepared && j->next_partition >= j->partitions) continue;
+    if (j->prepared && !partition_room && j->priority != effective_priority(Priority::kCritical))
+      continue;
     if (!j->prepared && !may_start(*j)) continue;
     if (!best || j->priority > best->priority ||
         (j->priority == best->priority && j->release_seq < best->release_seq)) {
@@ -105,11 +107,12 @@ std::shared_ptr<Job> Scheduler::best_released() const {
 }
 
 std::optional<Scheduler::Next> Scheduler::next(Clock::time_point now, bool stopping,
-                                               std::optional<Clock::time_point>* deadline) {
-  std::shared_ptr<Job> job = best_released();
+                                               std::optional<Clock::time_point>* deadline,
+                                               bool partition_room) {
+  std::shared_ptr<Job> job = best_released(partition_room);
   const std::shared_ptr<Job> head = pending_head();
   if (head && (!job || head->priority > job->priority) && may_start(*head)) {
-    if (try_release(now, stopping, deadline)) job = best_released();
+    if (try_release(now, stopping, deadline)) job = best_released(partition_room);
   }
   if (!job) return std::nullopt;
   Next n{job, false, 0};

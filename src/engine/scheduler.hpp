@@ -35,14 +35,18 @@ class Scheduler {
 
   // The next piece of work at `now`: a released job to prepare, or its next partition (the job
   // is marked: preparing and running, or in_flight + 1). Nullopt when nothing can run; then
-  // `deadline` (if given) gets the time a collecting batch will be released, if one is.
+  // `deadline` (if given) gets the time a collecting batch will be released, if one is. Without
+  // `partition_room` (the prover queue holds its lookahead), only preparations and CRITICAL
+  // partitions are handed out: a worker that took a partition it could not hand on would sit on
+  // it, and a WinningPoSt that arrived meanwhile found no worker (5.9 s of its 8.0 s on the
+  // H200, behind a 32 GiB PoRep partition that was uploading its parameters).
   struct Next {
     std::shared_ptr<Job> job;
     bool prepare = false;
     unsigned partition = 0;
   };
   std::optional<Next> next(Clock::time_point now, bool stopping,
-                           std::optional<Clock::time_point>* deadline);
+                           std::optional<Clock::time_point>* deadline, bool partition_room = true);
 
   // Forgets a job that became final (pending or released).
   void remove(const std::shared_ptr<Job>& job);
@@ -57,7 +61,7 @@ class Scheduler {
   bool try_release(Clock::time_point now, bool stopping,
                    std::optional<Clock::time_point>* deadline);
   bool may_start(const Job& j) const;
-  std::shared_ptr<Job> best_released() const;
+  std::shared_ptr<Job> best_released(bool partition_room) const;
 
   Options o_;
   std::vector<std::shared_ptr<Job>> pending_;   // submitted, not released (any order)

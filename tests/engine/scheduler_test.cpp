@@ -107,6 +107,41 @@ TEST(Scheduler, AHigherPriorityJobTakesTheNextPartitionSlot) {
             (std::vector<std::string>{"porep", "porep/0", "winning", "winning/0", "porep/1"}));
 }
 
+// With the prover queue full (no partition room), a worker is handed a preparation or a CRITICAL
+// partition, never another PoRep partition it would have to sit on: on the H200 a WinningPoSt
+// waited 5.9 s for a worker while both sat on synthesized PoRep partitions.
+TEST(Scheduler, WithoutPartitionRoomOnlyPreparationsAndCriticalPartitionsAreHandedOut) {
+  Scheduler s({});
+  const auto porep = job("porep", Priority::kNormal), w = job("w", Priority::kCritical),
+             other = job("other", Priority::kNormal);
+  s.submit(porep);
+  auto n = s.next(Clock::now(), false, nullptr, false);  // a preparation needs no room
+  ASSERT_TRUE(n && n->prepare && n->job == porep);
+  porep->preparing = false;
+  porep->prepared = true;
+  porep->partitions = 10;
+  EXPECT_FALSE(s.next(Clock::now(), false, nullptr, false));  // no room: no PoRep partition
+  n = s.next(Clock::now(), false, nullptr, true);
+  ASSERT_TRUE(n && !n->prepare && n->job == porep && n->partition == 0);
+  s.submit(w);
+  n = s.next(Clock::now(), false, nullptr, false);  // the CRITICAL job is prepared at once
+  ASSERT_TRUE(n && n->prepare && n->job == w);
+  w->preparing = false;
+  w->prepared = true;
+  w->partitions = 1;
+  n = s.next(Clock::now(), false, nullptr, false);  // and its partition needs no room
+  ASSERT_TRUE(n && !n->prepare && n->job == w);
+  s.submit(other);
+  n = s.next(Clock::now(), false, nullptr, false);  // another job may still be prepared
+  ASSERT_TRUE(n && n->prepare && n->job == other);
+  other->preparing = false;
+  other->prepared = true;
+  other->partitions = 1;
+  EXPECT_FALSE(s.next(Clock::now(), false, nullptr, false));
+  n = s.next(Clock::now(), false, nullptr, true);  // room again: PoRep's next partition
+  ASSERT_TRUE(n && !n->prepare && n->job == porep && n->partition == 1);
+}
+
 TEST(Scheduler, QueuePositionCountsJobsAheadAtTheSameOrHigherPriority) {
   Scheduler s({});
   EXPECT_EQ(s.submit(job("a", Priority::kNormal)), 0u);
