@@ -18,6 +18,7 @@
 
 #include "common/r1cs_digest.hpp"
 #include "common/temp_dir.hpp"
+#include "common/test_parameter_cache.hpp"
 #include "cs/key_assembly.hpp"
 #include "cs/proving_assignment.hpp"
 #include "filecoin/porep_config.hpp"
@@ -111,69 +112,29 @@ inline std::optional<size_t> first_unsatisfied_row(const ProvingAssignment& pa) 
   return std::nullopt;
 }
 
-struct TestParameters {
-  groth16::Parameters params;
-  std::filesystem::path dir;  // holds the Filecoin-named files
-  bool generated = false;     // false: read from an earlier run
-  SetupTiming setup;
-  double write_s = 0, read_s = 0;
-};
+using cuzk::testing::TestParameters;
 
 inline constexpr const char* kTestParameterSeed = "cuzk porep tests";
 // The tests read their own (marked insecure) parameters, whose points our setup made.
 inline constexpr filecoin::ParameterChecks kTestParameterChecks{
     .allow_insecure = true, .verify_params_digest = false, .check_bulk_points = false};
 
-// Test parameters of `pp`, kept under $CUZK_POREP_TEST_CACHE (default: the build tree) in a
-// directory named by the sector size and the digest of the blank circuit's R1CS, so they are
-// regenerated exactly when the circuit changes. The files are written with
-// write_test_parameter_files and always read back with read_parameter_file.
+// Test parameters of `pp` under $CUZK_POREP_TEST_CACHE (default: the build tree), in a directory
+// named by the sector size and the blank circuit's digest (common/test_parameter_cache.hpp). The
+// key covers the file format too: sets written before the .meta carried the insecure marker are
+// made again rather than read.
 inline TestParameters cached_test_parameters(const PublicParams& pp, ThreadPool& pool) {
-  const char* env = std::getenv("CUZK_POREP_TEST_CACHE");
-  const std::filesystem::path root = env != nullptr && *env != 0 ? env : CUZK_POREP_TEST_CACHE;
-  using Clock = std::chrono::steady_clock;
-  const auto since = [](Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  };
-  TestParameters out;
-  auto t0 = Clock::now();
-  KeyAssembly assembly;
-  StackedCircuit::blank(pp).synthesize(assembly);
-  R1cs r1cs = assembly.finish();
-  out.setup.synthesis_s = since(t0);
-  out.setup.constraints = r1cs.num_constraints;
-  out.setup.inputs = r1cs.num_inputs;
-  out.setup.aux = r1cs.num_aux;
-  const std::string prefix = sector_size_name(pp.sector_size()) + "-";
-  // The key covers the file format too: sets written before the .meta carried the insecure
-  // marker are made again rather than read.
-  out.dir =
-      root /
-      (prefix + r1cs_digest(r1cs, std::string(kTestParameterSeed) + " marked .meta").substr(0, 16));
-  const std::filesystem::path complete = out.dir / "complete";
-  if (!std::filesystem::exists(complete)) {
-    out.generated = true;
-    std::error_code ec;
-    if (std::filesystem::exists(root)) {
-      for (const auto& e : std::filesystem::directory_iterator(root)) {
-        if (e.path().filename().string().starts_with(prefix))
-          std::filesystem::remove_all(e.path(), ec);
-      }
-    }
-    t0 = Clock::now();
-    const groth16::Parameters generated = groth16::generate_parameters_insecure(
-        r1cs, groth16::ToxicWaste::insecure_from_seed(kTestParameterSeed), pool);
-    out.setup.setup_s = since(t0);
-    r1cs = {};
-    t0 = Clock::now();
-    write_test_parameter_files(out.dir, pp, generated, kTestParameterSeed, Overwrite::kRefuse);
-    std::ofstream(complete) << "ok\n";
-    out.write_s = since(t0);
-  }
-  t0 = Clock::now();
-  out.params = read_parameter_file(out.dir, pp, kTestParameterChecks, pool);
-  out.read_s = since(t0);
-  return out;
+  return cuzk::testing::cached_test_parameters(
+      StackedCircuit::blank(pp),
+      {"CUZK_POREP_TEST_CACHE", CUZK_POREP_TEST_CACHE, sector_size_name(pp.sector_size()) + "-",
+       kTestParameterSeed, std::string(kTestParameterSeed) + " marked .meta",
+       [&](const std::filesystem::path& dir, const groth16::Parameters& params) {
+         write_test_parameter_files(dir, pp, params, kTestParameterSeed, Overwrite::kRefuse);
+       },
+       [&](const std::filesystem::path& dir, ThreadPool& p) {
+         return read_parameter_file(dir, pp, kTestParameterChecks, p);
+       }},
+      pool);
 }
 
 }  // namespace cuzk::porep::test

@@ -61,9 +61,9 @@ void prove_and_verify(PoStKind kind, uint64_t registered, size_t sectors) {
   std::printf(
       "%s 2 KiB (%zu sector(s)): parameters %s (%.1f s) | circuit %.3f | synthesis %.3f "
       "| prove %.3f | verify %.3f | total %.3f s\n",
-      filecoin::post_kind_name(kind), sectors, tp.generated ? "generated" : "cached", tp.setup_s,
-      proof.timing.circuit_s, proof.timing.prover.synthesis_s, proof.timing.prover.total_s,
-      proof.timing.verify_s, proof.timing.total_s);
+      filecoin::post_kind_name(kind), sectors, tp.generated ? "generated" : "cached",
+      tp.setup.setup_s, proof.timing.circuit_s, proof.timing.prover.synthesis_s,
+      proof.timing.prover.total_s, proof.timing.verify_s, proof.timing.total_s);
 
   // The verifier's view: the sectors' ids and comm_rs (from the seal), the randomness.
   const groth16::VerifyingKey vk =

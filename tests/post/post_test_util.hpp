@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "common/r1cs_digest.hpp"
 #include "common/temp_dir.hpp"
+#include "common/test_parameter_cache.hpp"
 #include "cs/key_assembly.hpp"
 #include "filecoin/porep_config.hpp"
 #include "filecoin/post/post_config.hpp"
@@ -113,47 +113,30 @@ inline const std::vector<SealedSector>& sealed_2kib_sectors() {
   return sectors;
 }
 
-struct TestParameters {
-  groth16::Parameters params;
-  std::filesystem::path dir;  // holds the Filecoin-named files
-  bool generated = false;     // false: read from an earlier run
-  double setup_s = 0;
-};
+using cuzk::testing::TestParameters;
 
 inline constexpr const char* kTestParameterSeed = "cuzk post tests";
 // The tests read their own (marked insecure) parameters, whose points our setup made.
 inline constexpr filecoin::ParameterChecks kTestParameterChecks{
     .allow_insecure = true, .verify_params_digest = false, .check_bulk_points = false};
 
-// Test parameters of `pp`, kept under $CUZK_POST_TEST_CACHE (default: the build tree) in a
-// directory named by the blank circuit's R1CS digest. Written with write_test_parameter_files
-// and always read back with read_parameter_file.
+// Test parameters of `pp` under $CUZK_POST_TEST_CACHE (default: the build tree), in a directory
+// named by the partition's shape and the blank circuit's digest (common/test_parameter_cache.hpp).
 inline TestParameters cached_test_parameters(const filecoin::FallbackPoStParams& pp,
                                              ThreadPool& pool) {
-  const char* env = std::getenv("CUZK_POST_TEST_CACHE");
-  const std::filesystem::path root = env != nullptr && *env != 0 ? env : CUZK_POST_TEST_CACHE;
-  KeyAssembly assembly;
-  FallbackPoStCircuit::blank(pp).synthesize(assembly);
-  R1cs r1cs = assembly.finish();
-  TestParameters out;
-  const std::string digest = cuzk::testing::r1cs_digest(r1cs, kTestParameterSeed).substr(0, 16);
-  out.dir =
-      root / ("post-" + std::to_string(pp.sector_size) + "-" + std::to_string(pp.sector_count) +
-              "x" + std::to_string(pp.challenge_count) + "-" + digest);
-  const std::filesystem::path complete = out.dir / "complete";
-  if (!std::filesystem::exists(complete)) {
-    out.generated = true;
-    std::error_code ec;
-    std::filesystem::remove_all(out.dir, ec);
-    const auto t0 = std::chrono::steady_clock::now();
-    const groth16::Parameters generated = groth16::generate_parameters_insecure(
-        r1cs, groth16::ToxicWaste::insecure_from_seed(kTestParameterSeed), pool);
-    out.setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    write_test_parameter_files(out.dir, pp, generated, kTestParameterSeed, Overwrite::kRefuse);
-    std::ofstream(complete) << "ok\n";
-  }
-  out.params = read_parameter_file(out.dir, pp, kTestParameterChecks, pool);
-  return out;
+  return cuzk::testing::cached_test_parameters(
+      FallbackPoStCircuit::blank(pp),
+      {"CUZK_POST_TEST_CACHE", CUZK_POST_TEST_CACHE,
+       "post-" + std::to_string(pp.sector_size) + "-" + std::to_string(pp.sector_count) + "x" +
+           std::to_string(pp.challenge_count) + "-",
+       kTestParameterSeed, kTestParameterSeed,
+       [&](const std::filesystem::path& dir, const groth16::Parameters& params) {
+         write_test_parameter_files(dir, pp, params, kTestParameterSeed, Overwrite::kRefuse);
+       },
+       [&](const std::filesystem::path& dir, ThreadPool& p) {
+         return read_parameter_file(dir, pp, kTestParameterChecks, p);
+       }},
+      pool);
 }
 
 }  // namespace cuzk::post::test
