@@ -88,8 +88,10 @@ std::shared_ptr<const pce::RecordedCircuit> Engine::Impl::load_pce(const std::st
   for (const auto& [kind, h] : handlers)
     hs.push_back(h);
   const BlankCircuit blank = find_blank_circuit(hs, id);
-  const std::filesystem::path dir =
-      config.pce_dir.empty() ? default_pce_dir(config.param_cache) : config.pce_dir;
+  const std::filesystem::path dir = !config.pce_dir.empty() ? config.pce_dir
+                                    : config.param_cache.empty()
+                                        ? std::filesystem::path{}
+                                        : default_pce_dir(config.param_cache);
   return load_or_record_pce(blank, dir, pool, config.on_event);
 }
 

@@ -43,10 +43,12 @@ std::shared_ptr<const pce::RecordedCircuit> load_or_record_pce(const BlankCircui
     if (event) event(name, message);
   };
   const std::string id = blank.identity.to_string();
-  const std::filesystem::path path = pce::pce_file_path(dir, blank.identity);
+  // No directory: recorded in memory each time, never written into the working directory.
+  const std::filesystem::path path =
+      dir.empty() ? std::filesystem::path{} : pce::pce_file_path(dir, blank.identity);
   auto t0 = Clock::now();
   std::error_code ec;
-  if (std::filesystem::exists(path, ec)) {
+  if (!path.empty() && std::filesystem::exists(path, ec)) {
     try {
       auto rc =
           std::make_shared<pce::RecordedCircuit>(pce::read_pce_file(path, blank.identity, pool));
@@ -70,6 +72,11 @@ std::shared_ptr<const pce::RecordedCircuit> load_or_record_pce(const BlankCircui
     say("pce_failed", id + " cannot be recorded (" + e.what() +
                           "); its partitions are proved with the classic assignment");
     return nullptr;
+  }
+  if (path.empty()) {
+    say("pce_not_saved", id + ": no directory to keep it in ([pce] cache_dir and [srs] "
+                              "param_cache are both empty); using the recording in memory");
+    return recorded;
   }
   try {
     t0 = Clock::now();

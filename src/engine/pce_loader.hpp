@@ -16,8 +16,9 @@
 
 namespace cuzk::engine {
 
-// event name ("pce_loaded", "pce_refused", "pce_recorded", "pce_saved", "pce_not_saved",
-// "pce_failed"), then a message naming the file and the numbers.
+// An empty `dir`: recorded in memory, nothing read or written. Event name ("pce_loaded",
+// "pce_refused", "pce_recorded", "pce_saved", "pce_not_saved", "pce_failed"), then a message naming
+// the file and the numbers.
 using EngineEventFn = std::function<void(const std::string& event, const std::string& message)>;
 
 std::shared_ptr<const pce::RecordedCircuit> load_or_record_pce(const BlankCircuit& blank,

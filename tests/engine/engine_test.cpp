@@ -196,6 +196,32 @@ TEST(EnginePce, DisabledMeansTheClassicAssignmentAndNoFile) {
   EXPECT_TRUE(std::filesystem::is_empty(pce_dir.path()));
 }
 
+// Neither [pce] cache_dir nor [srs] param_cache (an engine embedded without a parameter cache):
+// the recording stays in memory and the job completes (before, making the default directory
+// from the empty path threw and every job failed).
+TEST(EnginePce, WithNoDirectoryAtAllTheRecordingStaysInMemory) {
+  TempDir dir("engine-nodir");
+  SynthesisLog log;
+  Events events;
+  EngineConfig c = Harness::base_config();
+  c.on_event = events.sink();
+  ASSERT_TRUE(c.pce_dir.empty() && c.param_cache.empty());
+  Engine engine(c, {std::make_shared<FakeHandler>(dir.path(), &log)});
+  ProofRequest r;
+  r.request_id = "a";
+  r.kind = ProofKind::kWinningPost;
+  r.sector_size = 1;
+  r.vanilla_proof = {'1', ',', '0'};
+  const std::string id = engine.submit(std::move(r)).job_id;
+  const auto result = engine.await(id, 60s);
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->state, JobState::kCompleted) << result->error_message;
+  const auto names = events.names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "pce_recorded"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "pce_not_saved"), names.end());
+  EXPECT_EQ(std::find(names.begin(), names.end(), "pce_saved"), names.end());
+}
+
 TEST(Engine, HigherPriorityFirstFifoWithinALevel) {
   Harness h;
   const auto a = h.submit("A", "1,400");
