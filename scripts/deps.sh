@@ -16,6 +16,7 @@ packages=(
   python3-grpcio python3-grpc-tools              # independent gRPC client in the daemon tests
   grpc-proto                                     # health + reflection .proto for that client
   clang-format                                   # formatting check in the tests
+  dpkg-dev systemd                               # cpack .deb (dpkg-shlibdeps), systemd-analyze verify
 )
 
 # node + npm run snarkjs for the external Groth16 cross-checks (skipped, visibly, without them).
