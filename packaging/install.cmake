@@ -15,7 +15,8 @@ if(TARGET cuzk-daemon)
   install(FILES ${example} DESTINATION ${CMAKE_INSTALL_DOCDIR})
   # The unit, the sysusers entry and the config: paths of the prefix given to `cmake --install`.
   install(CODE "set(CUZK_PACKAGING_DIR \"${CMAKE_CURRENT_LIST_DIR}\")
-                set(CUZK_EXAMPLE_CONFIG \"${example}\")")
+                set(CUZK_EXAMPLE_CONFIG \"${example}\")
+                set(CUZK_BUILD_DIR \"${PROJECT_BINARY_DIR}\")")
   install(SCRIPT ${CMAKE_CURRENT_LIST_DIR}/install_files.cmake)
 endif()
 
