@@ -3,5 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# CUZK_CUDA_ARCHITECTURES (environment), when set, replaces the release list (CMakeLists.txt).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  ${CUZK_CUDA_ARCHITECTURES:+"-DCUZK_CUDA_ARCHITECTURES=$CUZK_CUDA_ARCHITECTURES"} >/dev/null
 cmake --build build -j "$(nproc)" ${1:+--target "$@"}

@@ -14,7 +14,9 @@ packages=(
   libcpp-httplib-dev                             # the daemon's HTTP port (status_listen)
   clang libclang-rt-14-dev                       # libFuzzer + ASan/UBSan fuzz targets
   python3-grpcio python3-grpc-tools              # independent gRPC client in the daemon tests
+  grpc-proto                                     # health + reflection .proto for that client
   clang-format                                   # formatting check in the tests
+  dpkg-dev systemd                               # cpack .deb (dpkg-shlibdeps), systemd-analyze verify
 )
 
 # node + npm run snarkjs for the external Groth16 cross-checks (skipped, visibly, without them).

@@ -1,6 +1,8 @@
 #include "daemon.hpp"
 
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -12,11 +14,13 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include "event_log.hpp"
 #include "job_watcher.hpp"
+#include "server/health.hpp"
 #include "server/metrics_http.hpp"
 #include "server/proving_service.hpp"
 
@@ -51,6 +55,11 @@ void stop_on_signal(const sigset_t& signals, const server::DaemonConfig& config,
                     const server::ProvingService& service, grpc::Server& server, EventLog& log) {
   int sig = 0;
   sigwait(&signals, &sig);
+  // NOT_SERVING from the first moment of the drain (and frozen there): load balancers stop
+  // sending new work while the jobs in flight finish.
+  if (grpc::HealthCheckServiceInterface* health = server.GetHealthCheckService()) {
+    health->Shutdown();
+  }
   const bool cancel = config.shutdown == server::ShutdownMode::kCancel;
   log.info("shutdown_started", {{"signal", signal_name(sig)},
                                 {"mode", cancel ? "cancel" : "finish"},
@@ -187,6 +196,9 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
              {{"address", config.status_listen->host_port}, {"port", metrics->port()}});
   }
 
+  // grpc.health.v1.Health (kept in step with the engine below) and server reflection.
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   int tcp_port = 0;
   builder.AddListeningPort(config.listen.grpc_uri(), grpc::InsecureServerCredentials(),
@@ -214,11 +226,28 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
                                 {"port", tcp_port},
                                 {"pid", static_cast<int64_t>(getpid())}});
 
+  std::optional<server::HealthReporter> health;
+  if (grpc::HealthCheckServiceInterface* service_health = grpc_server->GetHealthCheckService()) {
+    health.emplace(
+        *service_health,
+        [&] {
+          return server::not_serving_reason(ec.backend, engine->status(), engine->accepting());
+        },
+        [&](bool serving, const std::string& reason) {
+          if (serving) {
+            log.info("health", {{"status", "SERVING"}});
+          } else {
+            log.warn("health", {{"status", "NOT_SERVING"}, {"reason", reason}});
+          }
+        });
+  }
+
   std::thread signal_thread(
       [&] { stop_on_signal(signals, config, *engine, watcher, service, *grpc_server, log); });
   grpc_server->Wait();
   signal_thread.join();
 
+  if (health) health->stop();
   watcher.stop();
   if (metrics) metrics->stop();
   if (config.listen.is_unix) unlink(config.listen.path.c_str());

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "cs/r1cs_circuit.hpp"
+#include "gpu/backend_factory.hpp"
 #include "groth16/bellperson_format.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"
@@ -69,6 +70,10 @@ struct ProofNotValid : std::runtime_error {
 
 int run_prove(const Groth16Options& o) {
   ThreadPool pool(o.threads);
+  // Chosen before the key is read: a missing device is reported at once, not after the load.
+  std::string backend_note;
+  const std::unique_ptr<ProverBackend> backend = make_backend(o.backend, pool, &backend_note);
+  std::printf("backend %s\n", backend_note.c_str());
   const SubgroupCheck bulk = o.trusted_params ? SubgroupCheck::kSkipTrusted : SubgroupCheck::kCheck;
   const auto t_load = std::chrono::steady_clock::now();
   const std::vector<Fr> witness = read_wtns(o.wtns);
@@ -93,7 +98,7 @@ int run_prove(const Groth16Options& o) {
     }
     (void)public_inputs();
     pvk = prepare_verifying_key(zkey.verifying_key());
-    proof = prove_zkey(zkey, witness, ProofRandomness::from_os(), pool, &timing);
+    proof = prove_zkey(zkey, witness, ProofRandomness::from_os(), *backend, &timing);
   } else {
     if (o.params.empty() || o.r1cs.empty())
       throw std::invalid_argument("prove needs --zkey, or --params with --r1cs");
@@ -104,8 +109,8 @@ int run_prove(const Groth16Options& o) {
     n_public = r1cs.n_public();
     (void)public_inputs();
     pvk = prepare_verifying_key(params.vk);
-    proof =
-        prove(params, R1csCircuit(r1cs.r1cs, witness), ProofRandomness::from_os(), pool, &timing);
+    proof = prove(params, R1csCircuit(r1cs.r1cs, witness), ProofRandomness::from_os(), *backend,
+                  &timing);
   }
   const std::vector<Fr> inputs = public_inputs();
   const auto t_verify = std::chrono::steady_clock::now();
@@ -190,6 +195,7 @@ void add_groth16_commands(CLI::App& app, Groth16Options& o) {
   prove->add_option("--proof", o.proof, "output proof (snarkjs JSON)")->required();
   prove->add_option("--public", o.public_out, "output public signals (snarkjs JSON)");
   prove->add_option("--threads", o.threads, "worker threads (0 = all cores)");
+  prove->add_option("--backend", o.backend, "cpu, gpu[:N] or auto (default cpu)");
   prove->add_flag("--trusted-params", o.trusted_params,
                   "skip the subgroup check of the key's bulk points (only for files you made or "
                   "whose digest you checked)");

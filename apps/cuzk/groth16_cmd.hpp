@@ -11,6 +11,7 @@ struct Groth16Options {
   Action action = Action::kNone;
   std::string zkey, params, r1cs, wtns, proof, public_out, public_in, vk, vk_json, seed;
   unsigned threads = 0;
+  std::string backend = "cpu";  // prove: cpu, gpu[:N] or auto (groth16::make_backend)
   bool trusted_params = false;  // prove: skip the subgroup check of bulk points
   bool force = false;           // setup: replace existing outputs
 };

@@ -21,11 +21,37 @@ expect_rc 0 "$cuzk" groth16 prove --zkey "$fx/circuit_final.zkey" --wtns "$fx/wi
   --proof "$dir/proof.json" --public "$dir/public.json" --threads 2
 grep -q 'every point checked' "$dir/out" || { cat "$dir/out"; fail "prove: bulk points not checked"; }
 grep -q '^self-verified' "$dir/out" || { cat "$dir/out"; fail "prove: no self-verification line"; }
+grep -q '^backend cpu: requested' "$dir/out" || { cat "$dir/out"; fail "prove: no backend line"; }
 expect_rc 0 "$cuzk" groth16 verify --vk "$fx/verification_key.json" --proof "$dir/proof.json" \
   --public "$dir/public.json"
 cmp -s "$dir/public.json" "$fx/public.json" ||
   python3 -c 'import json,sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))' \
     "$dir/public.json" "$fx/public.json" || fail "public signals differ from snarkjs's"
+
+# --backend (the one choice of groth16::make_backend, as `cuzk porep c2`): cpu was the default
+# above; auto names what it chose; gpu proves (and snarkjs's key verifies it) where a device is,
+# and is refused with the reason, before the key is read, where none is.
+expect_rc 0 "$cuzk" groth16 prove --zkey "$fx/circuit_final.zkey" --wtns "$fx/witness.wtns" \
+  --proof "$dir/proof-auto.json" --threads 2 --backend auto
+if grep -q '^backend cpu: auto' "$dir/out"; then
+  expect_rc 2 "$cuzk" groth16 prove --zkey "$fx/circuit_final.zkey" --wtns "$fx/witness.wtns" \
+    --proof "$dir/proof-gpu.json" --backend gpu
+  grep -Eq '^error: (GpuBackend: no CUDA device|backend: this build has no CUDA support)' "$dir/out" \
+    || { cat "$dir/out"; fail "prove --backend gpu without a device: no reason given"; }
+  ! grep -q '^load' "$dir/out" || fail "prove --backend gpu read the key before refusing"
+  [ ! -e "$dir/proof-gpu.json" ] || fail "prove --backend gpu wrote a proof without a device"
+  echo "no CUDA device: --backend gpu refused ($(grep '^error' "$dir/out"))"
+else
+  grep -q '^backend gpu' "$dir/out" || { cat "$dir/out"; fail "prove --backend auto: no choice"; }
+  expect_rc 0 "$cuzk" groth16 prove --zkey "$fx/circuit_final.zkey" --wtns "$fx/witness.wtns" \
+    --proof "$dir/proof-gpu.json" --public "$dir/public-gpu.json" --backend gpu
+  expect_rc 0 "$cuzk" groth16 verify --vk "$fx/verification_key.json" \
+    --proof "$dir/proof-gpu.json" --public "$fx/public.json"
+fi
+expect_rc 2 "$cuzk" groth16 prove --zkey "$fx/circuit_final.zkey" --wtns "$fx/witness.wtns" \
+  --proof "$dir/proof-x.json" --backend fpga
+grep -q "^error: backend: 'fpga' (want cpu, gpu\[:N\], auto)" "$dir/out" \
+  || { cat "$dir/out"; fail "prove --backend fpga: no reason"; }
 
 # The last wire (private) plus one: the witness no longer satisfies the circuit.
 python3 - "$fx/witness.wtns" "$dir/bad.wtns" <<'PY' || fail "python3 could not edit the witness"
