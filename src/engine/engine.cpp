@@ -66,6 +66,8 @@ Engine::Impl::Impl(EngineConfig c, std::vector<std::shared_ptr<const CircuitHand
       spool(config.spool_dir, config.spool_max_bytes) {
   for (auto& h : hs)
     handlers[h->kind()] = std::move(h);
+  if (!parse_fault_plan(config.faults).empty())  // std::invalid_argument for a bad plan
+    faults = std::make_unique<FaultInjector>(config.faults);
   declare_metrics();
   if (budget.limit() != 0) {
     payload_cap = budget.limit() / 16;

@@ -40,7 +40,13 @@ struct EngineConfig {
   unsigned max_batch_size = 1;
   uint64_t max_batch_wait_ms = 0;
   bool sort_by_type = false;
-  bool verify_proofs = true;           // every partition proof is verified before it is returned
+  // Every partition proof is verified before it is returned; one that does not verify is
+  // retried like a prove that threw (false: unchecked proofs, the daemon warns at start).
+  bool verify_proofs = true;
+  // Faults injected on purpose (util/fault_injector.hpp: "prove:2", "gpu-alloc:1-3,..."); empty:
+  // none. A partition whose prove fails or whose proof does not verify is retried on the same
+  // backend once, then on another prover worker (another GPU) when there is one, else on the CPU.
+  std::string faults;
   uint64_t finished_job_ttl_s = 3600;  // results kept for AwaitProof after completion
   // Pre-compiled constraints: every circuit's R1CS recorded once (kept in pce_dir) and its
   // partitions synthesized witness-only, a, b, c evaluated by the prover (on the device for the

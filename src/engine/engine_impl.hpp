@@ -24,6 +24,7 @@
 #include "engine/scheduler.hpp"
 #include "engine/srs_manager.hpp"
 #include "groth16/backend.hpp"
+#include "util/fault_injector.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::engine {
@@ -82,6 +83,10 @@ struct Engine::Impl {
   bool preparers_stop = false;  // mu: set once the synthesis workers are gone
   std::vector<std::unique_ptr<ProverWorker>> provers;
   bool gpu_provers = false;  // every prover is a device (set once in start())
+  // The last resort of a partition that failed twice on its worker when there is no other: a CPU
+  // backend on the shared pool (set once in start()).
+  std::unique_ptr<groth16::ProverBackend> cpu_fallback;
+  std::unique_ptr<FaultInjector> faults;  // null unless config.faults names some
 
   // ---- engine.cpp: parameters, recordings, completion (caller holds mu where noted) ----
   SrsSpec resolve_srs(const std::string& id) const;
@@ -124,6 +129,24 @@ struct Engine::Impl {
   void partition_abandoned(const std::shared_ptr<Job>& job);
   void run_partition(const std::shared_ptr<Job>& job, unsigned k);
   void prover_loop(ProverWorker& w);
+  // The next item for `w` (highest priority, then oldest; not one waiting for another worker),
+  // or prover_queue.end() (caller holds mu).
+  std::deque<ProverItem>::iterator next_item_for(const ProverWorker& w);
+  // One prove of `item` on `backend`, self-verified: the proof bytes, or the error.
+  struct Attempt {
+    std::vector<uint8_t> proof;
+    std::string error;
+    bool verify_failed = false;
+    bool ok() const { return error.empty(); }
+  };
+  Attempt prove_once(groth16::ProverBackend& backend, const ProverItem& item);
+  // Proves `item` on `w` with the retries: the same backend once, then the CPU fallback when
+  // there is no other worker. Returns true when it is to be requeued for another worker.
+  bool prove_with_retries(ProverWorker& w, ProverItem& item, Attempt* result);
+  // Counts a failed attempt of `item` on `where` and the retry that follows (target "same",
+  // "other" or "cpu"; empty: none follows).
+  void note_failure(ProverItem& item, const std::string& where, const Attempt& a,
+                    const char* retry_target);
   // The prover's phases of one partition (histogram cuzk_partition_phase_seconds).
   void observe_prover_phases(const std::string& kind, const groth16::ProverTiming& t);
 

@@ -23,6 +23,15 @@ void Engine::Impl::declare_metrics() {
   using T = Metrics::Type;
   metrics.declare("cuzk_proofs_total", "Proof jobs finished, by kind and outcome.", T::kCounter);
   metrics.declare("cuzk_partitions_total", "Partition proofs produced, by kind.", T::kCounter);
+  metrics.declare("cuzk_partition_retries_total",
+                  "Partition proves retried, by kind, reason (prove_error, verify_failed) and "
+                  "target (same backend, other worker, cpu fallback).",
+                  T::kCounter);
+  metrics.declare("cuzk_partition_verify_failures_total",
+                  "Partition proofs that failed self-verification, by kind.", T::kCounter);
+  metrics.declare("cuzk_partition_failures_total",
+                  "Partitions given up after their retries, by kind and the last reason.",
+                  T::kCounter);
   metrics.declare("cuzk_job_phase_seconds",
                   "Per-job time by phase (queue, srs_load, synthesis, gpu, total).", T::kHistogram,
                   kDurationBuckets);

@@ -74,6 +74,10 @@ struct ProverItem {
   unsigned index = 0;
   std::unique_ptr<SynthesizedPartition> partition;
   Reservation reservation;
+  // Its failed prove attempts so far ("on gpu:0: <error>"), and, when it waits for a retry on
+  // another worker, the name of the one it failed on (which does not take it again).
+  std::vector<std::string> failures;
+  std::string not_on;
 };
 
 }  // namespace cuzk::engine

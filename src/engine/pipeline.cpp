@@ -207,7 +207,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
     partition_abandoned(job);
     return;
   }
-  ProverItem item{job, lease, k, nullptr, Reservation(&budget, bytes)};
+  ProverItem item{job, lease, k, nullptr, Reservation(&budget, bytes), {}, {}};
   const auto t0 = Clock::now();
   try {
     PartitionCircuit pc = work->partition(k);
@@ -251,16 +251,26 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
   queue_cv.notify_all();
 }
 
+std::deque<ProverItem>::iterator Engine::Impl::next_item_for(const ProverWorker& w) {
+  // The highest priority first, then the order they were synthesized in: a WinningPoSt
+  // partition is proved next, at the next partition boundary of the GPU.
+  auto best = prover_queue.end();
+  for (auto it = prover_queue.begin(); it != prover_queue.end(); ++it) {
+    if (it->not_on == w.name) continue;
+    if (best == prover_queue.end() || it->job->priority > best->job->priority) best = it;
+  }
+  return best;
+}
+
 void Engine::Impl::prover_loop(ProverWorker& w) {
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {
-    queue_cv.wait(lock, [&] { return !prover_queue.empty() || (stopping && scheduler.empty()); });
-    if (prover_queue.empty()) return;
-    // The highest priority first, then the order they were synthesized in: a WinningPoSt
-    // partition is proved next, at the next partition boundary of the GPU.
-    auto best = prover_queue.begin();
-    for (auto it = prover_queue.begin(); it != prover_queue.end(); ++it)
-      if (it->job->priority > best->job->priority) best = it;
+    queue_cv.wait(lock, [&] {
+      return next_item_for(w) != prover_queue.end() ||
+             (stopping && scheduler.empty() && prover_queue.empty());
+    });
+    const auto best = next_item_for(w);
+    if (best == prover_queue.end()) return;
     ProverItem item = std::move(*best);
     prover_queue.erase(best);
     work_cv.notify_all();  // room in the lookahead: a synthesis worker may take a partition
@@ -282,48 +292,38 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
       w.last_circuit = srs_ref.circuit_id;
     }
     const auto t0 = Clock::now();
-    std::string error;
-    std::vector<uint8_t> bytes;
-    try {
-      const groth16::ProofRandomness rand = groth16::ProofRandomness::from_os();
-      groth16::ProverTiming pt;
-      const groth16::Proof proof =
-          item.partition->witness
-              ? w.backend->prove(
-                    srs_ref.params,
-                    groth16::PartitionInput::recorded(*item.partition->witness, *srs_ref.pce), rand,
-                    &pt)
-              : groth16::create_proof(srs_ref.params, item.partition->assignment, rand, *w.backend,
-                                      &pt);
-      observe_prover_phases(job->kind_label, pt);
-      const std::vector<Fr> inputs = std::move(item.partition->public_inputs);
-      item.partition.reset();  // a, b, c and the assignment are not needed any more
-      if (config.verify_proofs && !groth16::verify_proof(srs_ref.pvk, proof, inputs)) {
-        throw std::runtime_error("the proof does not verify against its public inputs");
-      }
-      const auto enc = groth16::encode_proof(proof);
-      bytes.assign(enc.begin(), enc.end());
-    } catch (const std::exception& e) {
-      error = e.what();
-    }
+    Attempt attempt;
+    const bool requeue = prove_with_retries(w, item, &attempt);
     const double prove_s = seconds_between(t0, Clock::now());
-    if (w.gpu && error.empty()) srs.mark_on_device(srs_ref.circuit_id);
-    item.reservation.reset();
+    if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id);
+    if (!requeue) {
+      item.partition.reset();
+      item.reservation.reset();
+    }
     metrics.add("cuzk_prover_busy_seconds_total", {{"worker", w.name}}, prove_s);
     lock.lock();
     w.busy_s += prove_s;
     w.current_job.clear();
     w.current_kind.clear();
-    --job->in_flight;
     job->result.timings.gpu_compute_ms += static_cast<uint64_t>(prove_s * 1e3);
+    if (requeue) {  // for another worker: in flight still
+      prover_queue.push_back(std::move(item));
+      queue_cv.notify_all();
+      continue;
+    }
+    --job->in_flight;
     const unsigned k = item.index;
-    if (!error.empty()) {
-      fail(job, "partition " + std::to_string(k) + " on " + w.name + ": " + error);
+    if (!attempt.ok()) {
+      std::string reason = "partition " + std::to_string(k) + " failed " +
+                           std::to_string(item.failures.size()) + " times: ";
+      for (size_t i = 0; i < item.failures.size(); ++i)
+        reason += (i == 0 ? "" : "; then ") + item.failures[i];
+      fail(job, reason);
     } else if (!is_final(job->state)) {
       metrics.observe("cuzk_partition_phase_seconds",
                       {{"kind", job->kind_label}, {"phase", "prove"}}, prove_s);
       metrics.add("cuzk_partitions_total", {{"kind", job->kind_label}}, 1);
-      job->partition_proofs[k] = std::move(bytes);
+      job->partition_proofs[k] = std::move(attempt.proof);
       if (++job->done_partitions == job->partitions) finish(job, JobState::kCompleted, "");
     }
     if (job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
@@ -352,6 +352,7 @@ void Engine::Impl::start() {
       provers.push_back(std::move(w));
     }
   }
+  cpu_fallback = groth16::make_backend("cpu", pool);
   metrics.set("cuzk_memory_budget_bytes", {}, static_cast<double>(budget.limit()));
   for (auto& w : provers) {
     ProverWorker* p = w.get();

@@ -1,0 +1,107 @@
+// A partition's prove with its retries: a prove that throws (a CUDA error, an injected fault) or
+// a proof that fails self-verification is tried again on the same backend once, then on another
+// prover worker when the engine has one (another GPU), else on the engine's CPU backend; the
+// partition fails, naming every attempt's error, only when all three failed. Each retry and each
+// failed self-verification is counted in the metrics.
+#include <string>
+#include <utility>
+
+#include "engine/engine_impl.hpp"
+#include "groth16/proof_io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/verifier.hpp"
+
+namespace cuzk::engine {
+
+Engine::Impl::Attempt Engine::Impl::prove_once(groth16::ProverBackend& backend,
+                                               const ProverItem& item) {
+  Attempt out;
+  const LoadedSrs& s = **item.srs;
+  const SynthesizedPartition& p = *item.partition;
+  try {
+    groth16::Proof proof;
+    {
+      // The engine's injector for the CUDA calls of this prove (this thread only).
+      FaultInjector::Scope scope(faults.get());
+      if (faults) {
+        if (const auto n = faults->hit(FaultSite::kProve))
+          throw InjectedFault("[injected fault prove #" + std::to_string(*n) + "]");
+      }
+      const groth16::ProofRandomness rand = groth16::ProofRandomness::from_os();
+      groth16::ProverTiming pt;
+      proof = p.witness
+                  ? backend.prove(s.params, groth16::PartitionInput::recorded(*p.witness, *s.pce),
+                                  rand, &pt)
+                  : groth16::create_proof(s.params, p.assignment, rand, backend, &pt);
+      observe_prover_phases(item.job->kind_label, pt);
+      if (faults && faults->hit(FaultSite::kCorruptProof)) {
+        // A point moved by the generator: still on the curve and in the subgroup (it encodes
+        // and decodes), but the pairing check fails.
+        proof.a = (G1Jacobian::from_affine(proof.a) + G1Jacobian::generator()).to_affine();
+      }
+    }
+    if (config.verify_proofs && !groth16::verify_proof(s.pvk, proof, p.public_inputs)) {
+      out.verify_failed = true;
+      out.error = "the proof does not verify against its public inputs";
+      return out;
+    }
+    const auto enc = groth16::encode_proof(proof);
+    out.proof.assign(enc.begin(), enc.end());
+  } catch (const std::exception& e) {
+    out.error = e.what();
+    if (out.error.empty()) out.error = "unknown error";
+  }
+  return out;
+}
+
+void Engine::Impl::note_failure(ProverItem& item, const std::string& where, const Attempt& a,
+                                const char* retry_target) {
+  item.failures.push_back("on " + where + ": " + a.error);
+  const std::string& kind = item.job->kind_label;
+  if (a.verify_failed) metrics.add("cuzk_partition_verify_failures_total", {{"kind", kind}}, 1);
+  const char* reason = a.verify_failed ? "verify_failed" : "prove_error";
+  if (retry_target != nullptr) {
+    metrics.add("cuzk_partition_retries_total",
+                {{"kind", kind}, {"reason", reason}, {"target", retry_target}}, 1);
+  } else {
+    metrics.add("cuzk_partition_failures_total", {{"kind", kind}, {"reason", reason}}, 1);
+  }
+}
+
+bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt* result) {
+  Attempt& a = *result;
+  a = prove_once(*w.backend, item);
+  if (a.ok()) return false;
+  if (!item.failures.empty()) {  // the retry on another worker: the last attempt
+    note_failure(item, w.name, a, nullptr);
+    return false;
+  }
+  note_failure(item, w.name, a, "same");
+  a = prove_once(*w.backend, item);
+  if (a.ok()) return false;
+  if (provers.size() > 1) {
+    note_failure(item, w.name, a, "other");
+    item.not_on = w.name;
+    return true;
+  }
+  note_failure(item, w.name, a, "cpu");
+  // A device prover's partition holds only its compact witness; the CPU needs the classic
+  // working set. Taken if it is there now (waiting here could wait on this very worker).
+  const uint64_t need = (*item.srs)->partition_working_set;
+  if (need > item.reservation.bytes()) {
+    const uint64_t extra = need - item.reservation.bytes();
+    if (!budget.try_reserve(extra)) {
+      a.verify_failed = false;
+      a.error = "no memory for the CPU fallback now (" + std::to_string(extra >> 20) +
+                " MiB more than the budget has free)";
+      note_failure(item, "cpu", a, nullptr);
+      return false;
+    }
+    item.reservation.merge(Reservation(&budget, extra));
+  }
+  a = prove_once(*cpu_fallback, item);
+  if (!a.ok()) note_failure(item, "cpu (fallback)", a, nullptr);
+  return false;
+}
+
+}  // namespace cuzk::engine
