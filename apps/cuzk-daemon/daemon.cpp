@@ -142,6 +142,14 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
             {"max_batch_size", ec.max_batch_size},
             {"shutdown", config.shutdown == server::ShutdownMode::kCancel ? "cancel" : "finish"}});
 
+  if (!ec.verify_proofs) {
+    log.warn("verify_proofs_off",
+             {{"note",
+               "[pipeline] verify_proofs = false: partition proofs are returned "
+               "unchecked, and a wrong one (a GPU fault) is not caught or retried"}});
+  }
+  if (!ec.faults.empty()) log.warn("faults_injected", {{"plan", ec.faults}});
+
   try {
     if (config.listen.is_unix) prepare_unix_socket_path(config.listen.path);
   } catch (const std::exception& e) {

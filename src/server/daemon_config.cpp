@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 
+#include "util/fault_injector.hpp"
 #include "util/text.hpp"
 
 namespace cuzk::server {
@@ -70,6 +71,8 @@ const std::vector<Section>& schema() {
       {"synthesis", {"threads", "workers", "partition_workers"}},
       {"pipeline", {"enabled", "synthesis_lookahead", "synthesis_concurrency", "verify_proofs"}},
       {"pce", {"enabled", "cache_dir"}},
+      {"spool", {"dir", "max_size"}},
+      {"faults", {"inject"}},
       {"logging", {"level", "format"}},
   };
   return sections;
@@ -251,6 +254,19 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
     } else if (key == "cache_dir") {
       e.pce_dir = r.string(n, where);
     }
+  } else if (section == "spool") {
+    if (key == "dir") {
+      e.spool_dir = r.string(n, where);
+    } else if (key == "max_size") {
+      e.spool_max_bytes = r.size(n, where);
+    }
+  } else if (section == "faults") {
+    e.faults = r.string(n, where);
+    try {
+      parse_fault_plan(e.faults);
+    } catch (const std::invalid_argument& ex) {
+      r.fail(&n, where, ex.what());
+    }
   } else if (section == "logging") {
     if (key == "level") {
       c.log_level = r.one_of(n, where, {"trace", "debug", "info", "warn", "error", "off"});
@@ -397,6 +413,7 @@ SystemFacts SystemFacts::of_this_machine() {
     }
   }
   if (const char* env = std::getenv("FIL_PROOFS_PARAMETER_CACHE")) f.param_cache_env = env;
+  if (const char* env = std::getenv("CUZK_FAULT")) f.fault_env = env;
   return f;
 }
 
@@ -444,6 +461,14 @@ DaemonConfig parse_daemon_config(std::string_view toml_text, const std::string& 
     }
   }
   resolve(r, pending, facts, c);
+  if (!facts.fault_env.empty()) {  // the environment's plan replaces [faults] inject
+    try {
+      parse_fault_plan(facts.fault_env);
+    } catch (const std::invalid_argument& ex) {
+      throw ConfigError(std::string("CUZK_FAULT: ") + ex.what());
+    }
+    c.engine.faults = facts.fault_env;
+  }
   return c;
 }
 
@@ -500,6 +525,8 @@ std::string to_toml(const DaemonConfig& c) {
            {"verify_proofs", e.verify_proofs},
        }},
       {"pce", toml::table{{"enabled", e.pce_enabled}, {"cache_dir", e.pce_dir.string()}}},
+      {"spool", toml::table{{"dir", e.spool_dir.string()}, {"max_size", i64(e.spool_max_bytes)}}},
+      {"faults", toml::table{{"inject", e.faults}}},
       {"logging", toml::table{{"level", c.log_level}, {"format", c.log_format}}},
   };
   std::ostringstream out;

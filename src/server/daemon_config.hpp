@@ -61,6 +61,7 @@ struct DaemonConfig {
 struct SystemFacts {
   uint64_t mem_total_bytes = 0;  // /proc/meminfo MemTotal
   std::string param_cache_env;   // $FIL_PROOFS_PARAMETER_CACHE ("" when unset)
+  std::string fault_env;         // $CUZK_FAULT: a fault plan replacing [faults] inject
   static SystemFacts of_this_machine();
 };
 

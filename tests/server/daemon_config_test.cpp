@@ -68,6 +68,34 @@ TEST(DaemonConfig, ParamCacheDefaultsToTheEnvironment) {
   EXPECT_EQ(parse("[srs]\nparam_cache = \"/x\"", f).engine.param_cache, "/x");
 }
 
+TEST(DaemonConfig, FaultsComeFromTheFileOrTheEnvironmentAndAreChecked) {
+  EXPECT_EQ(parse("").engine.faults, "");
+  EXPECT_EQ(parse("[faults]\ninject = \"prove:2,gpu-alloc:1+\"").engine.faults,
+            "prove:2,gpu-alloc:1+");
+  SystemFacts f = facts_64g();
+  f.fault_env = "corrupt-proof:1";
+  EXPECT_EQ(parse("[faults]\ninject = \"prove:2\"", f).engine.faults, "corrupt-proof:1");
+  try {
+    parse("\n[faults]\ninject = \"gpu-kernel:1\"");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("test.toml:3: [faults] inject"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("gpu-launch"), std::string::npos) << e.what();
+  }
+  f.fault_env = "prove";
+  EXPECT_THROW(parse("", f), ConfigError);
+}
+
+TEST(DaemonConfig, SpoolDirectoryAndDiskShare) {
+  const DaemonConfig d = parse("");
+  EXPECT_TRUE(d.engine.spool_dir.empty());
+  EXPECT_EQ(d.engine.spool_max_bytes, 16 * kGiB);
+  const DaemonConfig c = parse("[spool]\ndir = \"/var/spool/cuzk\"\nmax_size = \"2GiB\"");
+  EXPECT_EQ(c.engine.spool_dir, "/var/spool/cuzk");
+  EXPECT_EQ(c.engine.spool_max_bytes, 2 * kGiB);
+}
+
 TEST(DaemonConfig, ParameterChecksAreOffOnlyWhenAsked) {
   const DaemonConfig d = parse("");
   EXPECT_FALSE(d.engine.allow_insecure_params);  // marked test parameters are refused
