@@ -161,7 +161,8 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
   try {
     engine::EngineConfig with_events = ec;
     with_events.on_event = [&log](const std::string& event, const std::string& message) {
-      const bool bad = event == "pce_refused" || event == "pce_failed" || event == "pce_not_saved";
+      const bool bad = event == "pce_refused" || event == "pce_failed" ||
+                       event == "pce_not_saved" || event == "spool_unreadable";
       if (bad) {
         log.warn(event, {{"message", message}});
       } else {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <utility>
 
 #include "engine/engine_impl.hpp"
 #include "engine/pce_loader.hpp"
@@ -178,15 +179,15 @@ Engine::Engine(EngineConfig config) : Engine(std::move(config), default_handlers
 Engine::Engine(EngineConfig config, std::vector<std::shared_ptr<const CircuitHandler>> handlers)
     : impl_(std::make_unique<Impl>(std::move(config), std::move(handlers))) {
   impl_->start();
+  impl_->resume_spooled();
 }
 
 Engine::~Engine() {
   shutdown(true);
 }
 
-SubmitResult Engine::submit(ProofRequest request) {
-  Impl& m = *impl_;
-  const auto now = Clock::now();
+std::shared_ptr<Job> Engine::Impl::new_job(const ProofRequest& request, Clock::time_point now,
+                                           std::string* error) const {
   auto job = std::make_shared<Job>();
   job->kind = request.kind;
   job->kind_label = proof_kind_label(request.kind);
@@ -194,12 +195,11 @@ SubmitResult Engine::submit(ProofRequest request) {
   job->request_id = request.request_id;
   job->submitted = now;
   // The circuit id comes from the request's fields alone (no payload parsing here).
-  std::string error;
-  const auto h = m.handlers.find(request.kind);
-  if (h == m.handlers.end()) {
+  const auto h = handlers.find(request.kind);
+  if (h == handlers.end()) {
     // The cuzk.v1 names of the kinds this engine's handlers serve.
     std::string supported;
-    for (const auto& [kind, handler] : m.handlers) {
+    for (const auto& [kind, handler] : handlers) {
       static constexpr const char* kProtoNames[] = {"PROOF_KIND_UNSPECIFIED", "POREP_SEAL_COMMIT",
                                                     "SNAP_DEALS_UPDATE", "WINDOW_POST_PARTITION",
                                                     "WINNING_POST"};
@@ -207,16 +207,71 @@ SubmitResult Engine::submit(ProofRequest request) {
       supported += (supported.empty() ? "" : ", ") +
                    std::string(i < std::size(kProtoNames) ? kProtoNames[i] : "?");
     }
-    error = std::string("proof kind ") + std::to_string(static_cast<int>(request.kind)) + " (" +
-            job->kind_label + ") is not supported by this engine (supported: " + supported + ")";
+    *error = std::string("proof kind ") + std::to_string(static_cast<int>(request.kind)) + " (" +
+             job->kind_label + ") is not supported by this engine (supported: " + supported + ")";
   } else {
     job->handler = h->second;
     try {
       job->circuit_id = job->handler->circuit_id(request);
     } catch (const std::exception& e) {
-      error = e.what();
+      *error = e.what();
     }
   }
+  return job;
+}
+
+void Engine::Impl::resume_spooled() {
+  std::vector<PayloadSpool::Leftover> left = spool.leftovers();
+  const auto number = [](const std::string& id) -> uint64_t {
+    if (id.rfind("job-", 0) != 0 || id.size() == 4 ||
+        id.find_first_not_of("0123456789", 4) != std::string::npos || id.size() > 20)
+      return 0;
+    return std::stoull(id.substr(4));
+  };
+  // In their submission order (FIFO within a priority stays as it was).
+  std::sort(left.begin(), left.end(), [&](const auto& a, const auto& b) {
+    return std::make_pair(number(a.job_id), a.job_id) < std::make_pair(number(b.job_id), b.job_id);
+  });
+  const auto say = [this](const std::string& event, const std::string& message) {
+    if (config.on_event) config.on_event(event, message);
+  };
+  const auto now = Clock::now();
+  std::lock_guard<std::mutex> lock(mu);
+  for (PayloadSpool::Leftover& l : left) {
+    if (!l.error.empty() || jobs.count(l.job_id) != 0) {
+      say("spool_unreadable", l.file.string() + ": " +
+                                  (l.error.empty() ? "a second file for this job id" : l.error) +
+                                  "; removed");
+      std::error_code ec;
+      std::filesystem::remove(l.file, ec);
+      continue;
+    }
+    std::string error;
+    const std::shared_ptr<Job> job = new_job(l.request, now, &error);
+    job->id = l.job_id;
+    job->result.job_id = job->id;
+    job->request = std::move(l.request);  // its payload stays on disk until the job starts
+    job->spool_file = l.file;
+    ++spooled;
+    next_job_number = std::max(next_job_number, number(job->id));
+    jobs[job->id] = job;
+    if (!job->request_id.empty()) by_request_id[job->request_id] = job->id;
+    say("job_resumed", job->id + " (request_id \"" + job->request_id + "\", " + job->kind_label +
+                           ") from " + l.file.string());
+    if (!error.empty()) {
+      fail(job, error);
+    } else {
+      scheduler.submit(job);
+    }
+  }
+  work_cv.notify_all();
+}
+
+SubmitResult Engine::submit(ProofRequest request) {
+  Impl& m = *impl_;
+  const auto now = Clock::now();
+  std::string error;
+  const std::shared_ptr<Job> job = m.new_job(request, now, &error);
   job->request = std::move(request);
   const uint64_t payload = payload_size(job->request);
 
@@ -245,11 +300,14 @@ SubmitResult Engine::submit(ProofRequest request) {
     // Over the in-memory share: the payload waits on disk. Written without the lock; the job
     // is known (await, cancel) but not queued meanwhile.
     ++m.spooled;
-    ProofRequest held;  // the payload, out of the job (a cancel may reset job->request)
-    held.vanilla_proof = std::move(job->request.vanilla_proof);
-    held.vanilla_proofs = std::move(job->request.vanilla_proofs);
-    job->request.vanilla_proof = {};
-    job->request.vanilla_proofs = {};
+    // The payload, out of the job (a cancel may reset job->request), with the request's other
+    // fields: a daemon restarted on this spool resumes the job from the file alone.
+    std::vector<uint8_t> vanilla_proof = std::exchange(job->request.vanilla_proof, {});
+    std::vector<std::vector<uint8_t>> vanilla_proofs =
+        std::exchange(job->request.vanilla_proofs, {});
+    ProofRequest held = job->request;
+    held.vanilla_proof = std::move(vanilla_proof);
+    held.vanilla_proofs = std::move(vanilla_proofs);
     lock.unlock();
     std::string spool_error;
     std::filesystem::path file;

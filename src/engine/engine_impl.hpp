@@ -89,6 +89,12 @@ struct Engine::Impl {
   std::unique_ptr<FaultInjector> faults;  // null unless config.faults names some
 
   // ---- engine.cpp: parameters, recordings, completion (caller holds mu where noted) ----
+  // A job for `request` (its fields, not its payload); *error says why it cannot be served.
+  std::shared_ptr<Job> new_job(const ProofRequest& request, Clock::time_point now,
+                               std::string* error) const;
+  // Queues again the jobs a previous engine left in a configured spool directory (their ids,
+  // request ids and order kept); unreadable files are removed, with an event.
+  void resume_spooled();
   SrsSpec resolve_srs(const std::string& id) const;
   std::shared_ptr<const pce::RecordedCircuit> load_pce(const std::string& id);
   // Host bytes a partition holds from its synthesis until its proof is out: the compact

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
@@ -10,15 +11,35 @@ namespace cuzk::engine {
 
 namespace {
 
-// 8 for the length + the file layout's per-vector overhead.
+constexpr char kMagic[8] = {'C', 'U', 'Z', 'K', 'S', 'P', 'L', '2'};
+
+// The header (magic, the fixed fields, five length-prefixed ones) + the payload's layout.
 uint64_t file_bytes_of(const ProofRequest& r) {
-  return 16 + payload_size(r) + 8 * r.vanilla_proofs.size();
+  const uint64_t header = sizeof kMagic + 3 * 4 + 4 * 8 + 5 * 8 + r.request_id.size() +
+                          r.randomness.size() + r.comm_r_old.size() + r.comm_r_new.size() +
+                          r.comm_d_new.size();
+  return header + 16 + payload_size(r) + 8 * r.vanilla_proofs.size();
 }
 
-void write_bytes(std::ofstream& out, const std::vector<uint8_t>& b) {
+template <class T>
+void write_int(std::ofstream& out, T v) {
+  out.write(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+template <class Bytes>
+void write_bytes(std::ofstream& out, const Bytes& b) {
   const uint64_t n = b.size();
   out.write(reinterpret_cast<const char*>(&n), sizeof n);
   out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(n));
+}
+
+template <class T>
+T read_int(std::ifstream& in, uint64_t& left) {
+  T v{};
+  if (left < sizeof v || !in.read(reinterpret_cast<char*>(&v), sizeof v))
+    throw std::runtime_error("truncated");
+  left -= sizeof v;
+  return v;
 }
 
 // A length field is bounded by the bytes left in the file before anything is allocated.
@@ -34,6 +55,29 @@ std::vector<uint8_t> read_bytes(std::ifstream& in, uint64_t& left) {
     throw std::runtime_error("truncated");
   left -= n;
   return b;
+}
+
+// The request's fields before the payload.
+void read_header(std::ifstream& in, uint64_t& left, ProofRequest& r) {
+  char magic[sizeof kMagic];
+  if (left < sizeof magic || !in.read(magic, sizeof magic) ||
+      !std::equal(magic, magic + sizeof magic, kMagic)) {
+    throw std::runtime_error("not a cuzk spool file (no CUZKSPL2 header)");
+  }
+  left -= sizeof magic;
+  r.kind = static_cast<ProofKind>(read_int<uint32_t>(in, left));
+  r.priority = static_cast<Priority>(read_int<uint32_t>(in, left));
+  r.sector_size = read_int<uint64_t>(in, left);
+  r.registered_proof = read_int<uint64_t>(in, left);
+  r.sector_number = read_int<uint64_t>(in, left);
+  r.miner_id = read_int<uint64_t>(in, left);
+  r.partition_index = read_int<uint32_t>(in, left);
+  const std::vector<uint8_t> id = read_bytes(in, left);
+  r.request_id.assign(id.begin(), id.end());
+  r.randomness = read_bytes(in, left);
+  r.comm_r_old = read_bytes(in, left);
+  r.comm_r_new = read_bytes(in, left);
+  r.comm_d_new = read_bytes(in, left);
 }
 
 }  // namespace
@@ -71,6 +115,19 @@ std::filesystem::path PayloadSpool::write(const std::string& name, const ProofRe
   const std::filesystem::path file = dir_ / (name + ".payload");
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out.write(kMagic, sizeof kMagic);
+    write_int<uint32_t>(out, static_cast<uint32_t>(r.kind));
+    write_int<uint32_t>(out, static_cast<uint32_t>(r.priority));
+    write_int<uint64_t>(out, r.sector_size);
+    write_int<uint64_t>(out, r.registered_proof);
+    write_int<uint64_t>(out, r.sector_number);
+    write_int<uint64_t>(out, r.miner_id);
+    write_int<uint32_t>(out, r.partition_index);
+    write_bytes(out, r.request_id);
+    write_bytes(out, r.randomness);
+    write_bytes(out, r.comm_r_old);
+    write_bytes(out, r.comm_r_new);
+    write_bytes(out, r.comm_d_new);
     write_bytes(out, r.vanilla_proof);
     const uint64_t count = r.vanilla_proofs.size();
     out.write(reinterpret_cast<const char*>(&count), sizeof count);
@@ -92,6 +149,7 @@ void PayloadSpool::read(const std::filesystem::path& file, ProofRequest& r) {
   uint64_t left = std::filesystem::file_size(file, ec);
   std::ifstream in(file, std::ios::binary);
   if (ec || !in) throw std::runtime_error("cannot open " + file.string());
+  read_header(in, left, r);
   r.vanilla_proof = read_bytes(in, left);
   uint64_t count = 0;
   if (left < sizeof count || !in.read(reinterpret_cast<char*>(&count), sizeof count))
@@ -101,6 +159,29 @@ void PayloadSpool::read(const std::filesystem::path& file, ProofRequest& r) {
   r.vanilla_proofs.clear();
   for (uint64_t i = 0; i < count; ++i)
     r.vanilla_proofs.push_back(read_bytes(in, left));
+}
+
+std::vector<PayloadSpool::Leftover> PayloadSpool::leftovers() {
+  std::vector<Leftover> out;
+  std::error_code ec;
+  if (own_dir_ || !std::filesystem::is_directory(dir_, ec)) return out;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+    if (!entry.is_regular_file(ec) || entry.path().extension() != ".payload") continue;
+    Leftover l;
+    l.job_id = entry.path().stem().string();
+    l.file = entry.path();
+    try {
+      uint64_t left = std::filesystem::file_size(l.file);
+      std::ifstream in(l.file, std::ios::binary);
+      if (!in) throw std::runtime_error("cannot open");
+      read_header(in, left, l.request);
+      bytes_ += std::filesystem::file_size(l.file);
+    } catch (const std::exception& e) {
+      l.error = e.what();
+    }
+    out.push_back(std::move(l));
+  }
+  return out;
 }
 
 void PayloadSpool::remove(const std::filesystem::path& file) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -42,12 +43,15 @@ TEST(PayloadSpool, PayloadsComeBackAndTheDiskShareIsBounded) {
 
 TEST(PayloadSpool, ALengthPastTheEndIsRefusedBeforeAllocating) {
   cuzk::testing::TempDir dir("spool-bad");
-  const auto f = dir.path() / "bad.payload";
-  {
-    std::ofstream out(f, std::ios::binary);
-    const uint64_t huge = uint64_t{1} << 60;  // an exabyte, in a 16-byte file
+  PayloadSpool spool(dir.path(), 0);
+  ProofRequest small;
+  small.vanilla_proof.assign(8, 'x');
+  const auto f = spool.write("bad", small);
+  {  // the vanilla_proof length (before its 8 bytes and the u64 count) made an exabyte
+    std::fstream out(f, std::ios::binary | std::ios::in | std::ios::out);
+    out.seekp(static_cast<std::streamoff>(std::filesystem::file_size(f) - 24));
+    const uint64_t huge = uint64_t{1} << 60;
     out.write(reinterpret_cast<const char*>(&huge), sizeof huge);
-    out.write("12345678", 8);
   }
   ProofRequest r;
   try {
@@ -56,6 +60,56 @@ TEST(PayloadSpool, ALengthPastTheEndIsRefusedBeforeAllocating) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("past the end"), std::string::npos) << e.what();
   }
+}
+
+TEST(PayloadSpool, TheWholeRequestComesBackAndLeftoversAreFoundByANewSpool) {
+  cuzk::testing::TempDir dir("spool-left");
+  ProofRequest r = request(10, 5);
+  r.request_id = "curio-17";
+  r.kind = ProofKind::kSnapDealsUpdate;
+  r.priority = Priority::kHigh;
+  r.sector_size = 2048;
+  r.registered_proof = 4;
+  r.sector_number = 9;
+  r.miner_id = 1000;
+  r.partition_index = 3;
+  r.randomness.assign(32, 5);
+  r.comm_r_old.assign(32, 6);
+  r.comm_r_new.assign(32, 7);
+  r.comm_d_new.assign(32, 8);
+  {
+    PayloadSpool first(dir.path(), 0);
+    first.write("job-4", r);
+  }
+  std::ofstream(dir.path() / "job-5.payload") << "garbage";
+  std::ofstream(dir.path() / "notes.txt") << "not a payload";
+  PayloadSpool second(dir.path(), 0);
+  auto left = second.leftovers();
+  ASSERT_EQ(left.size(), 2u);
+  std::sort(left.begin(), left.end(), [](auto& a, auto& b) { return a.job_id < b.job_id; });
+  EXPECT_EQ(left[0].job_id, "job-4");
+  EXPECT_TRUE(left[0].error.empty()) << left[0].error;
+  const ProofRequest& h = left[0].request;
+  EXPECT_EQ(h.request_id, "curio-17");
+  EXPECT_EQ(h.kind, ProofKind::kSnapDealsUpdate);
+  EXPECT_EQ(h.priority, Priority::kHigh);
+  EXPECT_EQ(h.sector_size, 2048u);
+  EXPECT_EQ(h.registered_proof, 4u);
+  EXPECT_EQ(h.sector_number, 9u);
+  EXPECT_EQ(h.miner_id, 1000u);
+  EXPECT_EQ(h.partition_index, 3u);
+  EXPECT_EQ(h.randomness, r.randomness);
+  EXPECT_EQ(h.comm_r_old, r.comm_r_old);
+  EXPECT_EQ(h.comm_r_new, r.comm_r_new);
+  EXPECT_EQ(h.comm_d_new, r.comm_d_new);
+  EXPECT_TRUE(h.vanilla_proof.empty());  // the payload stays on disk
+  EXPECT_EQ(second.bytes(), std::filesystem::file_size(left[0].file));
+  ProofRequest full;
+  PayloadSpool::read(left[0].file, full);
+  EXPECT_EQ(full.vanilla_proofs, r.vanilla_proofs);
+  EXPECT_EQ(full.request_id, "curio-17");
+  EXPECT_EQ(left[1].job_id, "job-5");
+  EXPECT_NE(left[1].error.find("not a cuzk spool file"), std::string::npos) << left[1].error;
 }
 
 }  // namespace
