@@ -29,6 +29,9 @@ void Engine::Impl::declare_metrics() {
                   T::kCounter);
   metrics.declare("cuzk_partition_verify_failures_total",
                   "Partition proofs that failed self-verification, by kind.", T::kCounter);
+  metrics.declare("cuzk_faults_injected_total",
+                  "Faults injected on purpose ([faults] inject, CUZK_FAULT), by site.",
+                  T::kCounter);
   metrics.declare("cuzk_partition_failures_total",
                   "Partitions given up after their retries, by kind and the last reason.",
                   T::kCounter);
@@ -120,6 +123,15 @@ uint64_t resident_set_bytes() {
 std::string Engine::metrics_text() const {
   Impl& m = *impl_;
   const EngineStatus s = status();
+  if (m.faults) {
+    for (size_t i = 0; i < kFaultSiteCount; ++i) {
+      const auto site = static_cast<FaultSite>(i);
+      if (m.faults->armed(site)) {
+        m.metrics.set("cuzk_faults_injected_total", {{"site", fault_site_name(site)}},
+                      static_cast<double>(m.faults->fired(site)));
+      }
+    }
+  }
   for (const char* kind : {"porep", "snap", "wpost", "winning"}) {
     uint32_t pending = 0, running = 0;
     for (const auto& q : s.queues) {

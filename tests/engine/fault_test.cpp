@@ -144,6 +144,7 @@ TEST(EngineFaults, ACorruptedPartitionProofIsCaughtBySelfVerificationAndProvedAg
                      "target=\"same\"}"),
             1);
   EXPECT_EQ(h.metric("cuzk_partitions_total{kind=\"winning\"}"), 3);
+  EXPECT_EQ(h.metric("cuzk_faults_injected_total{site=\"corrupt-proof\"}"), 1);
 }
 
 TEST(EngineFaults, AProveThatThrowsOnceIsRetriedOnTheSameBackend) {

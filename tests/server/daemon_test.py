@@ -675,6 +675,82 @@ def scenario_flood(ctx):
     d.stop_ok()
 
 
+def scenario_faults(ctx):
+    """Injected faults ([faults] inject) in a real daemon: a prove that fails for good fails its
+    job naming the partition and every attempt's error; the next job, whose proof is corrupted
+    once, is caught by self-verification, proved again and COMPLETED with a proof that `cuzk
+    porep verify` accepts; the metrics count it all. CUZK_FAULT replaces the file's plan, and
+    verify_proofs = false is a warning at start."""
+    env = dict(os.environ, CUZK_FAULT="gpu-copy:2+")
+    d = Daemon(ctx, "faults", config='[faults]\ninject = "prove:1-3,corrupt-proof:1"')
+    printed = subprocess.run([ctx.daemon, "--config", d.config_path, "--print-config"],
+                             capture_output=True, text=True, env=env)
+    check(printed.returncode == 0 and "inject = 'gpu-copy:2+'" in printed.stdout,
+          "CUZK_FAULT replaces [faults] inject", printed.stdout + printed.stderr)
+    check("event=faults_injected" in d.log_text(), "the fault plan is a warning at start")
+    bad = await_final(d.stub, d.stub.SubmitProof(porep_request(ctx, "fault-1")).job_id)
+    why = bad.error_message
+    check(status_name(bad) == "FAILED" and "partition 0 failed 3 times" in why and
+          "[injected fault prove #1]" in why and "[injected fault prove #3]" in why,
+          "a persistent fault: FAILED with the partition and each attempt's error", why)
+    good = await_final(d.stub, d.stub.SubmitProof(porep_request(ctx, "fault-2")).job_id)
+    check_completed(ctx, good, "the next job, its proof corrupted once")
+    text = d.stub.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    for series, value in [
+            ('cuzk_partition_retries_total{kind="porep",reason="prove_error",target="same"}', 1),
+            ('cuzk_partition_retries_total{kind="porep",reason="prove_error",target="cpu"}', 1),
+            ('cuzk_partition_retries_total{kind="porep",reason="verify_failed",target="same"}', 1),
+            ('cuzk_partition_verify_failures_total{kind="porep"}', 1),
+            ('cuzk_partition_failures_total{kind="porep",reason="prove_error"}', 1),
+            ('cuzk_faults_injected_total{site="prove"}', 3),
+            ('cuzk_faults_injected_total{site="corrupt-proof"}', 1)]:
+        check(f"{series} {value}\n" in text, f"metrics: {series} {value}",
+              "\n".join(l for l in text.splitlines() if "partition_" in l or "faults" in l))
+    d.stop_ok()
+    quiet = Daemon(ctx, "noverify", config="[pipeline]\nverify_proofs = false")
+    check("event=verify_proofs_off" in quiet.log_text(), "verify_proofs = false: a warning at start",
+          quiet.log_text()[-2000:])
+    quiet.stop_ok()
+
+
+def scenario_restart(ctx):
+    """kill -9 with jobs waiting in a configured spool; the daemon started next on it resumes
+    them under their job ids and request ids (README, [spool] in cuzk.example.toml): the client
+    awaiting an old id gets its proof, one resubmitting a request_id gets the same job; a job
+    that was in memory is unknown to the new daemon."""
+    spool = os.path.join(ctx.tmp, "restart-spool")
+    config = f'[memory]\ntotal_budget = "3GiB"\n[spool]\ndir = "{spool}"'
+    d = Daemon(ctx, "restart", config=config)
+    # Payloads past the in-memory share (1/16 of the budget: 192 MiB) wait in the spool: the C1
+    # padded with JSON whitespace to 200 MiB goes there; the first, plain job runs meanwhile.
+    big = ctx.c1_bytes + b" " * (200 * MIB)
+    running = d.stub.SubmitProof(porep_request(ctx, "restart-0")).job_id
+    ids = {d.stub.SubmitProof(porep_request(ctx, f"restart-{i}", vanilla_proof=big),
+                              timeout=120).job_id: f"restart-{i}" for i in (1, 2, 3)}
+    d.kill()
+    left = sorted((f[:-len(".payload")] for f in os.listdir(spool) if f.endswith(".payload")),
+                  key=lambda j: int(j.split("-")[1]))
+    check(len(left) >= 2 and all(j in ids for j in left),
+          f"kill -9 left {len(left)} queued jobs in the spool", str(left))
+    again = Daemon(ctx, "restarted", config=config)
+    log = again.log_text()
+    check(log.count("event=job_resumed") == len(left), f"the next daemon resumes all {len(left)}",
+          log[-3000:])
+    lost = await_final(again.stub, running, 30)
+    check(status_name(lost) == "FAILED" and "unknown job id" in lost.error_message,
+          "the job that was in memory is unknown to the new daemon", lost.error_message)
+    dup = again.stub.SubmitProof(porep_request(ctx, ids[left[1]], vanilla_proof=big), timeout=120)
+    check(dup.job_id == left[1], "resubmitting a resumed request_id returns its job",
+          f"{dup.job_id} vs {left[1]}")
+    check_completed(ctx, await_final(again.stub, left[0]), f"resumed {left[0]}")
+    for j in left[1:]:  # one proof is enough: the others are cancelled (~25 s each)
+        again.stub.CancelProof(pb.CancelProofRequest(job_id=j))
+        check(status_name(await_final(again.stub, j, 60)) in ("CANCELLED", "COMPLETED"),
+              f"{j} ends")
+    check(not [f for f in os.listdir(spool) if f.endswith(".payload")], "the spool is empty")
+    again.stop_ok()
+
+
 def load_post(ctx, which):
     """The vanilla proofs and verify info make_fixtures.sh made with `cuzk post vanilla`."""
     base = os.path.join(ctx.post, which)
@@ -867,6 +943,8 @@ def scenario_snap(ctx):
 
 SCENARIOS = {
     "basic": scenario_basic,
+    "faults": scenario_faults,
+    "restart": scenario_restart,
     "errors": scenario_errors,
     "pending": scenario_pending,
     "prove": scenario_prove,
