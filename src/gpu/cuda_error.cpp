@@ -52,18 +52,20 @@ cudaError_t injected_code(FaultSite site) {
 CudaError::CudaError(cudaError_t code, const char* expr, const char* file, int line)
     : std::runtime_error(describe(code, expr, file, line)), code_(code) {}
 
+void inject_fault(const char* expr, const char* file, int line) {
+  FaultInjector* faults = FaultInjector::current();
+  if (faults == nullptr) return;
+  const std::optional<FaultSite> site = site_of(expr);
+  if (!site) return;
+  const std::optional<uint64_t> n = faults->hit(*site);
+  if (!n) return;
+  const std::string what = std::string("[injected fault ") + fault_site_name(*site) + " #" +
+                           std::to_string(*n) + "] " + expr;
+  throw CudaError(injected_code(*site), what.c_str(), file, line);
+}
+
 void cuda_check(cudaError_t code, const char* expr, const char* file, int line) {
-  if (code == cudaSuccess) {
-    FaultInjector* faults = FaultInjector::current();
-    if (faults == nullptr) return;
-    const std::optional<FaultSite> site = site_of(expr);
-    if (!site) return;
-    const std::optional<uint64_t> n = faults->hit(*site);
-    if (!n) return;
-    const std::string what = std::string("[injected fault ") + fault_site_name(*site) + " #" +
-                             std::to_string(*n) + "] " + expr;
-    throw CudaError(injected_code(*site), what.c_str(), file, line);
-  }
+  if (code == cudaSuccess) return;
   // Clear a non-sticky error so that later calls do not report it again.
   (void)cudaGetLastError();
   throw CudaError(code, expr, file, line);
