@@ -58,7 +58,8 @@ struct EngineConfig {
   std::function<void(const std::string& event, const std::string& message)> on_event;
   // Queued payloads (C1 JSON, ~50 MB for 32 GiB) are held in memory up to 1/16 of the budget,
   // a share reserved from it; the rest wait on disk here until their job starts. Empty: a
-  // directory under the system's temporary directory.
+  // directory under the system's temporary directory, removed at the end. A directory given
+  // here outlives the engine: one started on it resumes the jobs a previous one left there.
   std::filesystem::path spool_dir;
   // Disk the spool may use (0: no limit). Beyond it a submission fails with the reason.
   uint64_t spool_max_bytes = uint64_t{16} << 30;
