@@ -54,7 +54,8 @@ void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16:
   }
 }
 
-void Engine::Impl::synthesis_loop() {
+void Engine::Impl::synthesis_loop(unsigned worker) {
+  const std::string lane = "synth:" + std::to_string(worker);
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {
     Task task;
@@ -78,9 +79,11 @@ void Engine::Impl::synthesis_loop() {
     }
     lock.unlock();
     if (task.prepare) {
+      auto span = history.open(lane, *task.job, -1, "prepare");
       run_prepare(task);  // CRITICAL, or the preparer is busy: this worker prepares
+      span.succeeded();
     } else {
-      run_partition(task.job, task.partition);
+      run_partition(task.job, task.partition, lane);
     }
     lock.lock();
   }
@@ -95,7 +98,11 @@ void Engine::Impl::prepare_loop() {
     Task task = std::move(prepare_queue.front());
     prepare_queue.pop_front();
     lock.unlock();
-    run_prepare(task);
+    {
+      auto span = history.open("prepare", *task.job, -1, "prepare");
+      run_prepare(task);
+      span.succeeded();
+    }
     lock.lock();
     ++idle_preparers;
   }
@@ -185,7 +192,8 @@ void Engine::Impl::partition_abandoned(const std::shared_ptr<Job>& job) {
   if (--job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
 }
 
-void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
+void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
+                                 const std::string& lane) {
   std::shared_ptr<const PreparedJob> work;
   std::shared_ptr<SrsLease> lease;
   {
@@ -208,6 +216,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
     return;
   }
   ProverItem item{job, lease, k, nullptr, Reservation(&budget, bytes)};
+  auto span = history.open(lane, *job, static_cast<int>(k), "witness");
   const auto t0 = Clock::now();
   try {
     PartitionCircuit pc = work->partition(k);
@@ -236,7 +245,9 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
     if (job->in_flight == 0) release_job_resources(job);
     return;
   }
-  const double synth_s = seconds_between(t0, Clock::now());
+  const auto t1 = Clock::now();
+  span.phase("witness", t0, t1);
+  const double synth_s = seconds_between(t0, t1);
   metrics.observe("cuzk_partition_phase_seconds",
                   {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
   std::lock_guard<std::mutex> lock(mu);
@@ -249,6 +260,8 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
   }
   prover_queue.push_back(std::move(item));
   queue_cv.notify_all();
+  span.phase("queued", t1, Clock::now());
+  span.succeeded();
 }
 
 void Engine::Impl::prover_loop(ProverWorker& w) {
@@ -281,6 +294,8 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
       w.backend->drop_caches();
       w.last_circuit = srs_ref.circuit_id;
     }
+    auto span = history.open(w.name, *job, static_cast<int>(item.index), "prove");
+    if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, true));
     const auto t0 = Clock::now();
     std::string error;
     std::vector<uint8_t> bytes;
@@ -296,11 +311,14 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
               : groth16::create_proof(srs_ref.params, item.partition->assignment, rand, *w.backend,
                                       &pt);
       observe_prover_phases(job->kind_label, pt);
+      span.prover_phases(t0, pt);
+      const auto tv = Clock::now();
       const std::vector<Fr> inputs = std::move(item.partition->public_inputs);
       item.partition.reset();  // a, b, c and the assignment are not needed any more
       if (config.verify_proofs && !groth16::verify_proof(srs_ref.pvk, proof, inputs)) {
         throw std::runtime_error("the proof does not verify against its public inputs");
       }
+      if (config.verify_proofs) span.phase("verify", tv, Clock::now());
       const auto enc = groth16::encode_proof(proof);
       bytes.assign(enc.begin(), enc.end());
     } catch (const std::exception& e) {
@@ -308,6 +326,8 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     }
     const double prove_s = seconds_between(t0, Clock::now());
     if (w.gpu && error.empty()) srs.mark_on_device(srs_ref.circuit_id);
+    if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false));
+    if (error.empty()) span.succeeded();
     item.reservation.reset();
     metrics.add("cuzk_prover_busy_seconds_total", {{"worker", w.name}}, prove_s);
     lock.lock();
@@ -354,6 +374,7 @@ void Engine::Impl::start() {
   }
   metrics.set("cuzk_memory_budget_bytes", {}, static_cast<double>(budget.limit()));
   for (auto& w : provers) {
+    history.declare_lane(w->name, "prover");
     ProverWorker* p = w.get();
     p->thread = std::thread([this, p] { prover_loop(*p); });
   }
@@ -363,9 +384,12 @@ void Engine::Impl::start() {
     std::lock_guard<std::mutex> lock(mu);
     idle_preparers = 1;  // before any worker can hand it a task
   }
+  for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
+    history.declare_lane("synth:" + std::to_string(i), "synthesis");
+  history.declare_lane("prepare", "preparer");
   prepare_threads.emplace_back([this] { prepare_loop(); });
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
-    synth_threads.emplace_back([this] { synthesis_loop(); });
+    synth_threads.emplace_back([this, i] { synthesis_loop(i); });
 }
 
 void Engine::Impl::stop_threads() {
