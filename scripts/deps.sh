@@ -15,6 +15,7 @@ packages=(
   clang libclang-rt-14-dev                       # libFuzzer + ASan/UBSan fuzz targets
   python3-grpcio python3-grpc-tools              # independent gRPC client in the daemon tests
   clang-format                                   # formatting check in the tests
+  chromium                                       # the status page test (headless browser)
 )
 
 # node + npm run snarkjs for the external Groth16 cross-checks (skipped, visibly, without them).
