@@ -111,8 +111,24 @@ def between(v, a, b):
     return min(a, b) <= v <= max(a, b)
 
 
+def busy_at(spans, lane, t, window):
+    """A lane's busy share at time t, from the spans as a later /status lists them."""
+    lo, busy = t - window, 0.0
+    for s in spans:
+        if s["lane"] != lane or s["start_s"] > t or min(s["end_s"], t) < lo:
+            continue
+        busy += min(s["end_s"], t) - max(s["start_s"], lo)
+    return min(1.0, busy / min(window, t))
+
+
+def one_of(v, a, b):
+    return v in (a, b)
+
+
 def check_page_matches(page, before, after, job_id, label):
-    """The rendered page against two /status reads around it."""
+    """The rendered page against two /status reads around it: counters that only grow lie
+    between the two reads, gauges are one of them (the test reads at a steady moment), and each
+    lane's busy share is recomputed from the spans at the moment the page's read was made."""
     now = float(page.one("body").attrs.get("data-now-s", "nan"))
     check(before["now_s"] <= now <= after["now_s"],
           f"{label}: the page drew a /status read between the test's two reads",
@@ -124,15 +140,14 @@ def check_page_matches(page, before, after, job_id, label):
               f"{label}: header {k} = {v}, as /status")
     for lane in after["lanes"]:
         e = page.one("div", data_lane=lane["name"])
-        lo = [x["busy_ratio"] for x in before["lanes"] if x["name"] == lane["name"]][0]
+        want = busy_at(after["spans"], lane["name"], now, after["window_s"])
         shown = e.find("b")[0].all_text()
-        pct = int(shown.rstrip("%"))
-        check(between(float(e.attrs["data-v"]), lo, lane["busy_ratio"]) and
-              round(100 * min(lo, lane["busy_ratio"])) <= pct <=
-              round(100 * max(lo, lane["busy_ratio"])),
-              f"{label}: {lane['name']} busy {shown} within /status ({lo:.3f}..{lane['busy_ratio']:.3f})")
+        v = float(e.attrs["data-v"])
+        check(abs(v - want) < 1e-3 and shown == f"{int(100 * v + 0.5)}%",
+              f"{label}: {lane['name']} busy {shown} ({v:.4f}), its spans' share of the time "
+              f"then ({want:.4f})")
     reserved = int(page.one(id="host-reserved").attrs["data-v"])
-    check(between(reserved, before["host"]["reserved_bytes"], after["host"]["reserved_bytes"]),
+    check(one_of(reserved, before["host"]["reserved_bytes"], after["host"]["reserved_bytes"]),
           f"{label}: host memory reserved {reserved} bytes, as /status")
     check(int(page.one(id="host-budget").attrs["data-v"]) == after["host"]["budget_bytes"] ==
           8 << 30, f"{label}: the memory budget shown is the configured 8 GiB")
@@ -142,7 +157,7 @@ def check_page_matches(page, before, after, job_id, label):
         q0 = [x for x in before["queue"]["by_priority"] if x["priority"] == p["priority"]][0]
         for k in ("pending", "running"):
             v = int(row.one("td", data_k=k).all_text())
-            check(between(v, q0[k], p[k]), f"{label}: queue {name} {k} = {v}, as /status")
+            check(one_of(v, q0[k], p[k]), f"{label}: queue {name} {k} = {v}, as /status")
     spans = page.find("g", data_job=job_id)
     n0 = sum(s["job_id"] == job_id for s in before["spans"])
     n1 = sum(s["job_id"] == job_id for s in after["spans"])
@@ -169,8 +184,9 @@ def scenario(ctx, browser, artifacts):
 
     job = d.stub.SubmitProof(dt.porep_request(ctx, "page-1")).job_id
     say(f"submitted {job}")
-    dt.wait_for("a running partition of the job in /status", lambda: any(
-        sp["job_id"] == job and sp["open"] and sp["partition"] >= 0
+    # The prover's span of the one partition is the steady part (seconds to a minute).
+    dt.wait_for("the job's partition on the prover in /status", lambda: any(
+        sp["job_id"] == job and sp["open"] and sp["lane"] == "cpu:0"
         for sp in status(base)["spans"]), timeout=120)
     before = status(base)
     page = browser.dom(base + "/")
@@ -220,7 +236,7 @@ def scenario(ctx, browser, artifacts):
           f"its witness phase ({witness * 1e3:.1f} ms) is the job's synthesis_ms")
     prove = [s for s in mine if s["lane"] == "cpu:0"][0]
     dur = (prove["end_s"] - prove["start_s"]) * 1e3
-    check(t["gpu_compute_ms"] - 1 <= dur <= t["gpu_compute_ms"] + 100,
+    check(t["gpu_compute_ms"] - 1 <= dur <= t["gpu_compute_ms"] + 500,
           f"its prover span ({dur:.1f} ms) covers gpu_compute_ms ({t['gpu_compute_ms']})")
     phases = [p["phase"] for p in prove["phases"]]
     check(phases[-1] == "verify" and "msm" in phases and "h_chain" in phases and
