@@ -17,6 +17,7 @@ packages=(
   grpc-proto                                     # health + reflection .proto for that client
   clang-format                                   # formatting check in the tests
   dpkg-dev systemd                               # cpack .deb (dpkg-shlibdeps), systemd-analyze verify
+  chromium                                       # the status page test (headless browser)
 )
 
 # node + npm run snarkjs for the external Groth16 cross-checks (skipped, visibly, without them).

@@ -23,6 +23,7 @@
 #include "server/health.hpp"
 #include "server/metrics_http.hpp"
 #include "server/proving_service.hpp"
+#include "server/status_page.hpp"
 
 namespace cuzk::daemon {
 namespace {
@@ -195,8 +196,9 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
   std::unique_ptr<server::MetricsHttpServer> metrics;
   if (config.status_listen) {
     try {
-      metrics = std::make_unique<server::MetricsHttpServer>(
-          *config.status_listen, [&engine] { return engine->metrics_text(); });
+      std::vector<server::HttpRoute> routes = server::status_page_routes(*engine);
+      routes.push_back(server::metrics_route([&engine] { return engine->metrics_text(); }));
+      metrics = std::make_unique<server::MetricsHttpServer>(*config.status_listen, routes);
     } catch (const std::exception& e) {
       log.error("status_listen_failed", {{"error", e.what()}});
       return 1;

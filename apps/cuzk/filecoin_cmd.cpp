@@ -20,6 +20,7 @@
 #include "filecoin/seal_precommit.hpp"
 #include "filecoin/sha256_tree.hpp"
 #include "filecoin/synthetic_c1.hpp"
+#include "util/progress.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -113,32 +114,6 @@ std::optional<uint64_t> actor_of(const Domain& prover_id) {
   return std::nullopt;
 }
 
-// Progress lines on stderr, at most one per second per stage plus each stage's end.
-class Progress {
- public:
-  explicit Progress(bool quiet) : quiet_(quiet), start_(Clock::now()) {}
-  void operator()(std::string_view stage, uint64_t done, uint64_t total) {
-    if (quiet_) return;
-    const auto now = Clock::now();
-    const bool finished = done >= total;
-    if (stage == stage_ && !finished && now - last_ < std::chrono::seconds(1)) return;
-    if (stage == stage_ && finished && reported_end_) return;
-    if (stage != stage_) reported_end_ = false;
-    stage_ = std::string(stage);
-    last_ = now;
-    reported_end_ = finished;
-    std::fprintf(stderr, "[%8.1fs] %s: %5.1f%% (%llu/%llu)\n", seconds_since(start_),
-                 stage_.c_str(), total == 0 ? 100.0 : 100.0 * static_cast<double>(done) / total,
-                 static_cast<unsigned long long>(done), static_cast<unsigned long long>(total));
-  }
-
- private:
-  bool quiet_;
-  Clock::time_point start_, last_{};
-  std::string stage_;
-  bool reported_end_ = false;
-};
-
 void print_commitments(const Domain& comm_d, const Domain& comm_r) {
   std::printf("comm_d      %s  %s\n", to_hex(comm_d).c_str(),
               commitment_to_cid(comm_d, CommitmentKind::kUnsealed).c_str());
@@ -204,7 +179,7 @@ int run_seal(const FilecoinOptions& o) {
   if (c1_path.has_parent_path()) std::filesystem::create_directories(c1_path.parent_path());
 
   ThreadPool pool(o.threads);
-  Progress progress(o.quiet);
+  PhasedProgress progress("nodes", o.quiet);
   SealOptions so;
   so.pool = &pool;
   so.labeling_threads = pool.size() >= 2 ? 2 : 1;
@@ -288,7 +263,7 @@ int run_parent_cache_generate(const FilecoinOptions& o) {
   const std::filesystem::path path = parent_cache_path(o, g);
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   ThreadPool pool(o.threads);
-  Progress progress(o.quiet);
+  PhasedProgress progress("bytes", o.quiet);
   const auto t0 = Clock::now();
   std::filesystem::path tmp = path;
   tmp += ".tmp." + std::to_string(::getpid());

@@ -141,6 +141,7 @@ void Engine::Impl::finish(const std::shared_ptr<Job>& job, JobState state,
     phase("gpu", t.gpu_compute_ms / 1e3);
   }
   phase("total", t.total_ms / 1e3);
+  history.job_finished(*job);
   done_cv.notify_all();
   work_cv.notify_all();
 }
@@ -191,6 +192,7 @@ std::shared_ptr<Job> Engine::Impl::new_job(const ProofRequest& request, Clock::t
   auto job = std::make_shared<Job>();
   job->kind = request.kind;
   job->kind_label = proof_kind_label(request.kind);
+  job->sector_size = request.sector_size;
   job->priority = effective_priority(request.priority);
   job->request_id = request.request_id;
   job->submitted = now;

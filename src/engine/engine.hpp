@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/activity.hpp"
 #include "engine/types.hpp"
 
 namespace cuzk::engine {
@@ -90,6 +91,8 @@ class Engine {
 
   EngineStatus status() const;
   std::string metrics_text() const;  // Prometheus text exposition format 0.0.4
+  // The last `window_s` seconds of the workers' lanes, jobs and memory (the status page).
+  EngineActivity activity(double window_s) const;
 
   // std::invalid_argument for an unknown circuit id, MissingParametersError for missing files.
   PreloadResult preload_srs(const std::string& circuit_id);

@@ -17,6 +17,7 @@
 
 #include "engine/circuit_handler.hpp"
 #include "engine/engine.hpp"
+#include "engine/event_history.hpp"
 #include "engine/job.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
@@ -52,6 +53,7 @@ struct Engine::Impl {
   ThreadPool pool;  // preparation (vanilla checks), parameter loading, witness synthesis
   SrsManager srs;
   Metrics metrics;
+  EventHistory history{started_at};  // the workers' recent spans and finished jobs
 
   mutable std::mutex mu;
   std::condition_variable work_cv;   // synthesis workers: a task or a batch deadline
@@ -126,14 +128,14 @@ struct Engine::Impl {
   void prepare_loop();
   void start();
   void stop_threads();
-  void synthesis_loop();
+  void synthesis_loop(unsigned worker);  // lane "synth:<worker>"
   // A wait for memory: evict parameters that became unreferenced meanwhile (jobs of another
   // circuit finished), then ask whether to give up. Called without any lock held.
   bool reclaim_or(uint64_t bytes, const std::function<bool()>& abandon);
   void run_prepare(Task& task);
   // A partition task ends here without a prover: drop it, finishing cleanup of a final job.
   void partition_abandoned(const std::shared_ptr<Job>& job);
-  void run_partition(const std::shared_ptr<Job>& job, unsigned k);
+  void run_partition(const std::shared_ptr<Job>& job, unsigned k, const std::string& lane);
   void prover_loop(ProverWorker& w);
   // The next item for `w` (highest priority, then oldest; not one waiting for another worker),
   // or prover_queue.end() (caller holds mu).
@@ -143,6 +145,9 @@ struct Engine::Impl {
     std::vector<uint8_t> proof;
     std::string error;
     bool verify_failed = false;
+    // The last attempt's prover phases and self-verification, for the status page's spans.
+    groth16::ProverTiming timing;
+    Clock::time_point started, verify_started, verify_ended;
     bool ok() const { return error.empty(); }
   };
   Attempt prove_once(groth16::ProverBackend& backend, const ProverItem& item);

@@ -58,6 +58,16 @@ void Engine::Impl::declare_metrics() {
   metrics.declare("cuzk_queued_payload_bytes", "Payload bytes of queued jobs held in memory.",
                   T::kGauge);
   metrics.declare("cuzk_spooled_jobs", "Queued jobs whose payload waits on disk.", T::kGauge);
+  metrics.declare(
+      "cuzk_worker_busy_ratio",
+      "Share of the last minute each worker lane (prover, synthesis, preparer) was busy.",
+      T::kGauge);
+  metrics.declare("cuzk_queue_jobs_by_priority", "Jobs by priority and state (pending, running).",
+                  T::kGauge);
+  metrics.declare("cuzk_device_memory_bytes",
+                  "Device memory by use (srs, pce, working_set as the engine accounts them; total "
+                  "and free from the driver).",
+                  T::kGauge);
 }
 
 EngineStatus Engine::status() const {
@@ -118,7 +128,59 @@ uint64_t resident_set_bytes() {
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+const char* priority_label(int p) {
+  static constexpr const char* kNames[] = {"unspecified", "low", "normal", "high", "critical"};
+  return p >= 0 && p < 5 ? kNames[p] : "unknown";
+}
+
 }  // namespace
+
+EngineActivity Engine::activity(double window_s) const {
+  const Impl& m = *impl_;
+  EngineActivity a;
+  m.history.snapshot(Clock::now(), window_s, &a);
+  std::map<int, PriorityDepth> depth;
+  for (int p = static_cast<int>(Priority::kLow); p <= static_cast<int>(Priority::kCritical); ++p)
+    depth[p].priority = p;
+  {
+    std::lock_guard<std::mutex> lock(m.mu);
+    const auto add = [&](const std::shared_ptr<Job>& j, bool released) {
+      ActiveJob x{j->id,     j->kind_label, j->sector_size,     j->priority,
+                  "pending", j->partitions, j->done_partitions, m.history.seconds(j->submitted)};
+      if (released) x.state = j->prepared ? "running" : "preparing";
+      ++(released ? depth[j->priority].running : depth[j->priority].pending);
+      a.active_jobs.push_back(std::move(x));
+    };
+    for (const auto& j : m.scheduler.released())
+      add(j, true);
+    for (const auto& j : m.scheduler.pending())
+      add(j, false);
+    a.prover_queue_partitions = static_cast<uint32_t>(m.prover_queue.size());
+    a.host.payload_bytes = m.payload_in_memory;
+    a.host.payload_share_bytes = m.payload_cap;
+  }
+  for (const auto& [p, d] : depth)
+    a.queue_by_priority.push_back(d);
+  a.host.budget_bytes = m.budget.limit();
+  a.host.reserved_bytes = m.budget.in_use();
+  a.host.peak_bytes = m.budget.peak();
+  a.host.resident_bytes = resident_set_bytes();
+  for (const SrsInfo& srs : m.srs.list())
+    if (srs.tier != SrsTier::kCold) a.host.srs_bytes += srs.size_bytes;
+#if defined(CUZK_HAVE_CUDA)
+  if (!a.devices.empty()) {
+    const auto devices = gpu::list_devices();
+    for (DeviceUse& u : a.devices) {
+      for (const auto& d : devices) {
+        if (u.lane != "gpu:" + std::to_string(d.ordinal)) continue;
+        u.total_bytes = d.total_bytes;
+        u.free_bytes = d.free_bytes;
+      }
+    }
+  }
+#endif
+  return a;
+}
 
 std::string Engine::metrics_text() const {
   Impl& m = *impl_;
@@ -161,6 +223,26 @@ std::string Engine::metrics_text() const {
   m.metrics.set("cuzk_uptime_seconds", {}, static_cast<double>(s.uptime_seconds));
   m.metrics.set("cuzk_queued_payload_bytes", {}, static_cast<double>(s.queued_payload_bytes));
   m.metrics.set("cuzk_spooled_jobs", {}, static_cast<double>(s.spooled_jobs));
+  const EngineActivity a = activity(60);
+  for (const LaneInfo& l : a.lanes)
+    m.metrics.set("cuzk_worker_busy_ratio", {{"lane", l.name}, {"role", l.role}}, l.busy_ratio);
+  for (const PriorityDepth& d : a.queue_by_priority) {
+    const char* p = priority_label(d.priority);
+    m.metrics.set("cuzk_queue_jobs_by_priority", {{"priority", p}, {"state", "pending"}},
+                  d.pending);
+    m.metrics.set("cuzk_queue_jobs_by_priority", {{"priority", p}, {"state", "running"}},
+                  d.running);
+  }
+  for (const DeviceUse& u : a.devices) {
+    const std::pair<const char*, uint64_t> uses[] = {{"srs", u.srs_bytes},
+                                                     {"pce", u.pce_bytes},
+                                                     {"working_set", u.working_set_bytes},
+                                                     {"total", u.total_bytes},
+                                                     {"free", u.free_bytes}};
+    for (const auto& [use, bytes] : uses)
+      m.metrics.set("cuzk_device_memory_bytes", {{"gpu", u.lane}, {"use", use}},
+                    static_cast<double>(bytes));
+  }
   return m.metrics.render();
 }
 

@@ -41,6 +41,7 @@ struct Job {
   ProofKind kind = ProofKind::kUnspecified;
   std::string kind_label;
   std::string circuit_id;
+  uint64_t sector_size = 0;
   std::shared_ptr<const CircuitHandler> handler;
   int priority = 0;
   uint64_t seq = 0;          // submission order

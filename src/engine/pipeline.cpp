@@ -54,7 +54,8 @@ void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16:
   }
 }
 
-void Engine::Impl::synthesis_loop() {
+void Engine::Impl::synthesis_loop(unsigned worker) {
+  const std::string lane = "synth:" + std::to_string(worker);
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {
     Task task;
@@ -78,9 +79,11 @@ void Engine::Impl::synthesis_loop() {
     }
     lock.unlock();
     if (task.prepare) {
+      auto span = history.open(lane, *task.job, -1, "prepare");
       run_prepare(task);  // CRITICAL, or the preparer is busy: this worker prepares
+      span.succeeded();
     } else {
-      run_partition(task.job, task.partition);
+      run_partition(task.job, task.partition, lane);
     }
     lock.lock();
   }
@@ -95,7 +98,11 @@ void Engine::Impl::prepare_loop() {
     Task task = std::move(prepare_queue.front());
     prepare_queue.pop_front();
     lock.unlock();
-    run_prepare(task);
+    {
+      auto span = history.open("prepare", *task.job, -1, "prepare");
+      run_prepare(task);
+      span.succeeded();
+    }
     lock.lock();
     ++idle_preparers;
   }
@@ -185,7 +192,8 @@ void Engine::Impl::partition_abandoned(const std::shared_ptr<Job>& job) {
   if (--job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
 }
 
-void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
+void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
+                                 const std::string& lane) {
   std::shared_ptr<const PreparedJob> work;
   std::shared_ptr<SrsLease> lease;
   {
@@ -208,6 +216,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
     return;
   }
   ProverItem item{job, lease, k, nullptr, Reservation(&budget, bytes), {}, {}};
+  auto span = history.open(lane, *job, static_cast<int>(k), "witness");
   const auto t0 = Clock::now();
   try {
     PartitionCircuit pc = work->partition(k);
@@ -236,7 +245,9 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
     if (job->in_flight == 0) release_job_resources(job);
     return;
   }
-  const double synth_s = seconds_between(t0, Clock::now());
+  const auto t1 = Clock::now();
+  span.phase("witness", t0, t1);
+  const double synth_s = seconds_between(t0, t1);
   metrics.observe("cuzk_partition_phase_seconds",
                   {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
   std::lock_guard<std::mutex> lock(mu);
@@ -249,6 +260,8 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k) {
   }
   prover_queue.push_back(std::move(item));
   queue_cv.notify_all();
+  span.phase("queued", t1, Clock::now());
+  span.succeeded();
 }
 
 std::deque<ProverItem>::iterator Engine::Impl::next_item_for(const ProverWorker& w) {
@@ -291,11 +304,19 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
       w.backend->drop_caches();
       w.last_circuit = srs_ref.circuit_id;
     }
+    auto span = history.open(w.name, *job, static_cast<int>(item.index), "prove");
+    if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, true));
     const auto t0 = Clock::now();
     Attempt attempt;
     const bool requeue = prove_with_retries(w, item, &attempt);
     const double prove_s = seconds_between(t0, Clock::now());
     if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id);
+    if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false));
+    if (attempt.ok()) {
+      span.prover_phases(attempt.started, attempt.timing);
+      if (config.verify_proofs) span.phase("verify", attempt.verify_started, attempt.verify_ended);
+      span.succeeded();
+    }
     if (!requeue) {
       item.partition.reset();
       item.reservation.reset();
@@ -355,6 +376,7 @@ void Engine::Impl::start() {
   cpu_fallback = groth16::make_backend("cpu", pool);
   metrics.set("cuzk_memory_budget_bytes", {}, static_cast<double>(budget.limit()));
   for (auto& w : provers) {
+    history.declare_lane(w->name, "prover");
     ProverWorker* p = w.get();
     p->thread = std::thread([this, p] { prover_loop(*p); });
   }
@@ -364,9 +386,12 @@ void Engine::Impl::start() {
     std::lock_guard<std::mutex> lock(mu);
     idle_preparers = 1;  // before any worker can hand it a task
   }
+  for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
+    history.declare_lane("synth:" + std::to_string(i), "synthesis");
+  history.declare_lane("prepare", "preparer");
   prepare_threads.emplace_back([this] { prepare_loop(); });
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
-    synth_threads.emplace_back([this] { synthesis_loop(); });
+    synth_threads.emplace_back([this, i] { synthesis_loop(i); });
 }
 
 void Engine::Impl::stop_threads() {

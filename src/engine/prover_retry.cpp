@@ -16,6 +16,7 @@ namespace cuzk::engine {
 Engine::Impl::Attempt Engine::Impl::prove_once(groth16::ProverBackend& backend,
                                                const ProverItem& item) {
   Attempt out;
+  out.started = Clock::now();
   const LoadedSrs& s = **item.srs;
   const SynthesizedPartition& p = *item.partition;
   try {
@@ -28,7 +29,7 @@ Engine::Impl::Attempt Engine::Impl::prove_once(groth16::ProverBackend& backend,
           throw InjectedFault("[injected fault prove #" + std::to_string(*n) + "]");
       }
       const groth16::ProofRandomness rand = groth16::ProofRandomness::from_os();
-      groth16::ProverTiming pt;
+      groth16::ProverTiming& pt = out.timing;
       proof = p.witness
                   ? backend.prove(s.params, groth16::PartitionInput::recorded(*p.witness, *s.pce),
                                   rand, &pt)
@@ -40,7 +41,11 @@ Engine::Impl::Attempt Engine::Impl::prove_once(groth16::ProverBackend& backend,
         proof.a = (G1Jacobian::from_affine(proof.a) + G1Jacobian::generator()).to_affine();
       }
     }
-    if (config.verify_proofs && !groth16::verify_proof(s.pvk, proof, p.public_inputs)) {
+    out.verify_started = Clock::now();
+    const bool verified =
+        !config.verify_proofs || groth16::verify_proof(s.pvk, proof, p.public_inputs);
+    out.verify_ended = Clock::now();
+    if (!verified) {
       out.verify_failed = true;
       out.error = "the proof does not verify against its public inputs";
       return out;

@@ -58,7 +58,9 @@ std::string hex16(const Blake2b512Digest& d) {
 constexpr size_t kDigestChunk = size_t{64} << 20;
 constexpr size_t kDigestSlots = 3;
 
-std::string hash_file(int fd, uint64_t size, const std::filesystem::path& file) {
+std::string hash_file(int fd, uint64_t size, const std::filesystem::path& file,
+                      const DigestProgress& progress) {
+  const std::string phase = "digest " + file.filename().string();
   Blake2b512 h;
   if (size <= kDigestChunk) {
     std::vector<uint8_t> buf(static_cast<size_t>(size));
@@ -111,6 +113,7 @@ std::string hash_file(int fd, uint64_t size, const std::filesystem::path& file) 
         if (!s.full) break;
       }
       h.update(std::span(s.bytes.data(), s.n));
+      if (progress) progress(phase, std::min(size, (i + 1) * kDigestChunk), size);
       const bool last = s.n < kDigestChunk;
       std::lock_guard<std::mutex> lock(mu);
       s.full = false;
@@ -228,7 +231,8 @@ ParameterMetadata parse_parameter_metadata(std::string_view text, const std::str
   return m;
 }
 
-std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing) {
+std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing,
+                                  const DigestProgress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) io_error(file, "open", errno);
@@ -241,7 +245,7 @@ std::string parameter_file_digest(const std::filesystem::path& file, DigestTimin
   ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   std::string digest;
   try {
-    digest = hash_file(fd, static_cast<uint64_t>(st.st_size), file);
+    digest = hash_file(fd, static_cast<uint64_t>(st.st_size), file, progress);
   } catch (...) {
     ::close(fd);
     throw;

@@ -60,8 +60,10 @@ struct DigestTiming {
   uint64_t bytes = 0;
   double seconds = 0;
 };
-std::string parameter_file_digest(const std::filesystem::path& file,
-                                  DigestTiming* timing = nullptr);
+// (phase, bytes hashed, file size) after each chunk: a 47 GB .params takes most of a minute.
+using DigestProgress = std::function<void(std::string_view, uint64_t, uint64_t)>;
+std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing = nullptr,
+                                  const DigestProgress& progress = nullptr);
 
 struct PublishedParameterFile {
   std::string_view name, digest;

@@ -110,4 +110,35 @@ void Progress::finish() {
   print(true);
 }
 
+PhasedProgress::PhasedProgress(std::string unit, bool quiet, std::FILE* out)
+    : unit_(std::move(unit)), out_(quiet ? nullptr : out) {}
+
+void PhasedProgress::operator()(std::string_view phase, uint64_t done, uint64_t total) {
+  std::lock_guard lock(mu_);
+  if (current_ && (phase != phase_ || done < done_)) {
+    current_->finish();
+    current_.reset();
+  }
+  if (!current_) {
+    if (done >= total && total != 0 && phase == phase_) return;  // this phase's end was printed
+    phase_ = std::string(phase);
+    done_ = 0;
+    // A phase reported as 0/1 then 1/1 is one step, not one of the unit.
+    current_ = std::make_unique<Progress>(phase_, total, total <= 1 ? "step" : unit_, out_);
+  }
+  current_->set_total(total);
+  current_->add(done - done_);
+  done_ = done;
+  if (total != 0 && done >= total) {
+    current_->finish();
+    current_.reset();
+  }
+}
+
+void PhasedProgress::finish() {
+  std::lock_guard lock(mu_);
+  if (current_) current_->finish();
+  current_.reset();
+}
+
 }  // namespace cuzk

@@ -7,8 +7,10 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace cuzk {
 
@@ -41,6 +43,24 @@ class Progress {
   bool tty_ = false, finished_ = false;
   Clock::time_point start_, last_print_;
   double interval_s_;
+};
+
+// For code that reports progress as (phase, done so far, total) callbacks (sealing, the parent
+// cache, parameter loading): one Progress per phase, the previous phase's final line printed when
+// the phase changes or done reaches total. quiet: nothing is printed.
+class PhasedProgress {
+ public:
+  explicit PhasedProgress(std::string unit, bool quiet = false, std::FILE* out = stderr);
+  void operator()(std::string_view phase, uint64_t done, uint64_t total);
+  void finish();  // the current phase's final line (the destructor calls it)
+  ~PhasedProgress() { finish(); }
+
+ private:
+  std::mutex mu_;
+  std::string unit_, phase_;
+  std::FILE* out_;
+  uint64_t done_ = 0;
+  std::unique_ptr<Progress> current_;
 };
 
 }  // namespace cuzk

@@ -105,12 +105,19 @@ TEST(FilecoinParameterCache, DigestIsBlake2b512FirstSixteenBytes) {
     c = static_cast<char>(rng());
   write_bytes(dir.path() / "big", big);
   DigestTiming t;
-  const std::string d = parameter_file_digest(dir.path() / "big", &t);
+  std::vector<uint64_t> reported;  // progress after each chunk, ending at the file's size
+  const std::string d = parameter_file_digest(
+      dir.path() / "big", &t, [&](std::string_view phase, uint64_t done, uint64_t total) {
+        EXPECT_EQ(phase, "digest big");
+        EXPECT_EQ(total, big.size());
+        reported.push_back(done);
+      });
   const Blake2b512Digest whole =
       blake2b512(std::span(reinterpret_cast<const uint8_t*>(big.data()), big.size()));
   EXPECT_EQ(d, to_hex(std::span(whole).first(16)));
   EXPECT_EQ(t.bytes, big.size());
   EXPECT_GT(t.seconds, 0.0);
+  EXPECT_EQ(reported, (std::vector<uint64_t>{uint64_t{64} << 20, uint64_t{128} << 20, big.size()}));
 }
 
 TEST(FilecoinParameterCache, WritingNeverReplacesAFileUnlessForced) {

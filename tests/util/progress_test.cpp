@@ -36,5 +36,43 @@ TEST(Progress, ALogGetsTheFinalLineOnce) {
   EXPECT_EQ(text.find('\r'), std::string::npos) << "no terminal control in a file";
 }
 
+std::string read_all(std::FILE* f) {
+  std::rewind(f);
+  std::string text;
+  char buf[512];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;)
+    text.append(buf, n);
+  std::fclose(f);
+  return text;
+}
+
+TEST(PhasedProgress, OneFinalLinePerPhaseFromRunningTotals) {
+  std::FILE* f = std::tmpfile();
+  {
+    PhasedProgress p("nodes", false, f);
+    p("layer 1/2", 0, 100);
+    p("layer 1/2", 60, 100);
+    p("layer 1/2", 100, 100);
+    p("layer 1/2", 100, 100);  // a repeated end prints nothing more
+    p("layer 2/2", 30, 100);
+    p("tree_d", 0, 64);  // a new phase ends the last one where it stood
+  }
+  const std::string text = read_all(f);
+  EXPECT_NE(text.find("layer 1/2: 100 / 100 nodes (100%)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("layer 1/2: 100 / 100"), text.rfind("layer 1/2: 100 / 100")) << text;
+  EXPECT_NE(text.find("layer 2/2: 30 / 100 nodes (30%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("tree_d: 0 / 64 nodes (0%)"), std::string::npos) << text;
+}
+
+TEST(PhasedProgress, QuietPrintsNothing) {
+  std::FILE* f = std::tmpfile();
+  {
+    PhasedProgress p("bytes", true, f);
+    p("parent cache", 10, 20);
+    p("parent cache", 20, 20);
+  }
+  EXPECT_EQ(read_all(f), "");
+}
+
 }  // namespace
 }  // namespace cuzk

@@ -1,0 +1,142 @@
+#include "server/status_page.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "util/utf8.hpp"
+
+namespace cuzk::server {
+
+namespace {
+
+using nlohmann::json;
+
+const char* tier_name(engine::SrsTier t) {
+  return t == engine::SrsTier::kHot ? "hot" : t == engine::SrsTier::kWarm ? "warm" : "cold";
+}
+
+// Error texts and ids may carry bytes from a request: valid UTF-8 for the JSON writer.
+std::string text(const std::string& s) {
+  return escape_invalid_utf8(s);
+}
+
+json span_json(const engine::LaneSpan& s) {
+  json phases = json::array();
+  for (const auto& p : s.phases)
+    phases.push_back({{"phase", p.phase}, {"start_s", p.start_s}, {"end_s", p.end_s}});
+  return {{"lane", s.lane},
+          {"job_id", text(s.job_id)},
+          {"kind", s.kind},
+          {"sector_size", s.sector_size},
+          {"priority", s.priority},
+          {"partition", s.partition},
+          {"start_s", s.start_s},
+          {"end_s", s.end_s},
+          {"open", s.open},
+          {"failed", s.failed},
+          {"phases", std::move(phases)}};
+}
+
+json finished_json(const engine::FinishedJob& j) {
+  const engine::JobTimings& t = j.timings;
+  return {{"job_id", text(j.job_id)},
+          {"request_id", text(j.request_id)},
+          {"kind", j.kind},
+          {"circuit_id", j.circuit_id},
+          {"sector_size", j.sector_size},
+          {"priority", j.priority},
+          {"state", engine::job_state_name(j.state)},
+          {"error", text(j.error)},
+          {"timings",
+           {{"queue_wait_ms", t.queue_wait_ms},
+            {"srs_load_ms", t.srs_load_ms},
+            {"synthesis_ms", t.synthesis_ms},
+            {"gpu_compute_ms", t.gpu_compute_ms},
+            {"total_ms", t.total_ms}}},
+          {"partitions", j.partitions},
+          {"assigned_gpu", j.assigned_gpu},
+          {"submitted_s", j.submitted_s},
+          {"finished_s", j.finished_s}};
+}
+
+}  // namespace
+
+std::string status_json(const engine::EngineStatus& st, const engine::EngineActivity& a) {
+  json lanes = json::array(), spans = json::array(), active = json::array(), recent = json::array(),
+       by_priority = json::array(), by_kind = json::array(), devices = json::array(),
+       srs = json::array();
+  for (const auto& l : a.lanes)
+    lanes.push_back({{"name", l.name},
+                     {"role", l.role},
+                     {"busy_ratio", l.busy_ratio},
+                     {"current_job", text(l.current_job)}});
+  for (const auto& s : a.spans)
+    spans.push_back(span_json(s));
+  for (const auto& j : a.active_jobs)
+    active.push_back({{"job_id", text(j.job_id)},
+                      {"kind", j.kind},
+                      {"sector_size", j.sector_size},
+                      {"priority", j.priority},
+                      {"state", j.state},
+                      {"partitions", j.partitions},
+                      {"done_partitions", j.done_partitions},
+                      {"submitted_s", j.submitted_s}});
+  for (const auto& j : a.recent_jobs)
+    recent.push_back(finished_json(j));
+  for (const auto& p : a.queue_by_priority)
+    by_priority.push_back(
+        {{"priority", p.priority}, {"pending", p.pending}, {"running", p.running}});
+  for (const auto& q : st.queues)
+    by_kind.push_back({{"kind", q.proof_kind}, {"pending", q.pending}, {"running", q.in_progress}});
+  for (const auto& d : a.devices) {
+    std::string name;
+    for (const auto& g : st.gpus)
+      if (d.lane == "gpu:" + std::to_string(g.ordinal)) name = g.name;
+    devices.push_back({{"lane", d.lane},
+                       {"name", name},
+                       {"circuit_id", d.circuit_id},
+                       {"srs_bytes", d.srs_bytes},
+                       {"pce_bytes", d.pce_bytes},
+                       {"working_set_bytes", d.working_set_bytes},
+                       {"total_bytes", d.total_bytes},
+                       {"free_bytes", d.free_bytes}});
+  }
+  for (const auto& s : st.srs)
+    srs.push_back({{"circuit_id", s.circuit_id},
+                   {"tier", tier_name(s.tier)},
+                   {"size_bytes", s.size_bytes},
+                   {"ref_count", s.ref_count}});
+  const engine::HostMemory& h = a.host;
+  const json out = {
+      {"now_s", a.now_s},
+      {"window_s", a.window_s},
+      {"uptime_s", st.uptime_seconds},
+      {"totals", {{"completed", st.completed}, {"failed", st.failed}, {"cancelled", st.cancelled}}},
+      {"lanes", std::move(lanes)},
+      {"spans", std::move(spans)},
+      {"active_jobs", std::move(active)},
+      {"recent_jobs", std::move(recent)},
+      {"queue",
+       {{"by_priority", std::move(by_priority)},
+        {"by_kind", std::move(by_kind)},
+        {"prover_queue_partitions", a.prover_queue_partitions}}},
+      {"devices", std::move(devices)},
+      {"host",
+       {{"budget_bytes", h.budget_bytes},
+        {"reserved_bytes", h.reserved_bytes},
+        {"peak_bytes", h.peak_bytes},
+        {"srs_bytes", h.srs_bytes},
+        {"payload_bytes", h.payload_bytes},
+        {"payload_share_bytes", h.payload_share_bytes},
+        {"resident_bytes", h.resident_bytes}}},
+      {"srs", std::move(srs)}};
+  return out.dump();
+}
+
+std::vector<HttpRoute> status_page_routes(const engine::Engine& engine, double window_s) {
+  return {{"/", "text/html; charset=utf-8", [] { return status_page_html(); }},
+          {"/status", "application/json", [&engine, window_s] {
+             return status_json(engine.status(), engine.activity(window_s));
+           }}};
+}
+
+}  // namespace cuzk::server
