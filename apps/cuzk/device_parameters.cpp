@@ -1,13 +1,12 @@
 #include "device_parameters.hpp"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
 
+#include "command_clock.hpp"
 #include "engine/circuit_handler.hpp"
 #include "engine/pce_loader.hpp"
 #include "pce_cmd.hpp"
@@ -22,18 +21,6 @@ namespace cuzk::app {
 namespace {
 
 #if defined(CUZK_HAVE_CUDA)
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double peak_rss_gib() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB
-}
-
 std::shared_ptr<const pce::RecordedCircuit> recorded_circuit(const DeviceParameterRequest& r,
                                                              ThreadPool& pool) {
   const engine::BlankCircuit blank =

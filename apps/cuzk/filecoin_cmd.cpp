@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "command_clock.hpp"
 #include "filecoin/c1_json.hpp"
 #include "filecoin/c1_wrapper.hpp"
 #include "filecoin/commcid.hpp"
@@ -26,11 +27,6 @@ namespace cuzk::app {
 namespace {
 
 using namespace cuzk::filecoin;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // An input error (exit code 2) as opposed to a failed verification (exit code 1).
 struct BadInput : std::invalid_argument {

@@ -1,12 +1,11 @@
 #include "pce_cmd.hpp"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
+#include "command_clock.hpp"
 #include "pce/pce_file.hpp"
 #include "pce/recording_cs.hpp"
 #include "porep/public_params.hpp"
@@ -14,14 +13,6 @@
 
 namespace cuzk::app {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double peak_rss_gib() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0);
-}
 
 engine::BlankCircuit blank_of(const PceOptions& o) {
   if (o.sector_size.empty()) throw std::invalid_argument("give --sector-size");

@@ -1,7 +1,5 @@
 #include "porep_cmd.hpp"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -12,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "command_clock.hpp"
 #include "device_parameters.hpp"
 #include "engine/circuit_handler.hpp"
 #include "filecoin/c1_wrapper.hpp"
@@ -25,17 +24,6 @@ namespace cuzk::app {
 namespace {
 
 using namespace cuzk::porep;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double peak_rss_gib() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB
-}
 
 // An input error (exit code 2) as opposed to a failed verification (exit code 1).
 struct BadInput : std::invalid_argument {

@@ -1,6 +1,5 @@
 #include "post_cmd.hpp"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -13,6 +12,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "command_clock.hpp"
 #include "cs/circuit_metrics.hpp"
 #include "cs/test_cs.hpp"
 #include "device_parameters.hpp"
@@ -35,20 +35,9 @@
 namespace cuzk::app {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using filecoin::FallbackPoStParams;
 using filecoin::PoStConfig;
 using filecoin::PoStKind;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double peak_rss_gib() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0);  // ru_maxrss is in KiB
-}
 
 // An input error (exit code 2) as opposed to a failed check (exit code 1).
 struct BadInput : std::invalid_argument {

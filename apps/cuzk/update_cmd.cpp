@@ -1,6 +1,5 @@
 #include "update_cmd.hpp"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <bit>
@@ -10,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "command_clock.hpp"
 #include "cs/circuit_metrics.hpp"
 #include "device_parameters.hpp"
 #include "engine/circuit_handler.hpp"
@@ -35,17 +35,6 @@ namespace cuzk::app {
 namespace {
 
 using filecoin::UpdateParams;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double peak_rss_gib() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_maxrss) / (1024.0 * 1024.0);
-}
 
 // An input error (exit code 2) as opposed to a failed verification (exit code 1).
 struct BadInput : std::invalid_argument {
