@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <random>
+#include <tuple>
 #include <utility>
 
 #include "engine/engine_impl.hpp"
@@ -179,6 +182,12 @@ Engine::Engine(EngineConfig config) : Engine(std::move(config), default_handlers
 
 Engine::Engine(EngineConfig config, std::vector<std::shared_ptr<const CircuitHandler>> handlers)
     : impl_(std::make_unique<Impl>(std::move(config), std::move(handlers))) {
+  {
+    std::random_device os;  // 32 bits: two engines share a tag with odds 2^-32
+    char tag[16];
+    std::snprintf(tag, sizeof tag, "job-%08x-", static_cast<unsigned>(os()));
+    impl_->job_id_prefix = tag;
+  }
   impl_->start();
   impl_->resume_spooled();
 }
@@ -223,16 +232,25 @@ std::shared_ptr<Job> Engine::Impl::new_job(const ProofRequest& request, Clock::t
 }
 
 void Engine::Impl::resume_spooled() {
+  if (!no_prover_reason.empty()) return;  // left on disk for a daemon that can prove them
   std::vector<PayloadSpool::Leftover> left = spool.leftovers();
+  // The number after an id's last '-' (0 when there is none): the submission order of one
+  // engine's jobs. Files of several dead engines order by the time they were written.
   const auto number = [](const std::string& id) -> uint64_t {
-    if (id.rfind("job-", 0) != 0 || id.size() == 4 ||
-        id.find_first_not_of("0123456789", 4) != std::string::npos || id.size() > 20)
+    const size_t dash = id.rfind('-');
+    const std::string digits = dash == std::string::npos ? "" : id.substr(dash + 1);
+    if (digits.empty() || digits.size() > 19 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
       return 0;
-    return std::stoull(id.substr(4));
+    return std::stoull(digits);
   };
-  // In their submission order (FIFO within a priority stays as it was).
+  const auto written = [](const PayloadSpool::Leftover& l) {
+    std::error_code ec;
+    return std::filesystem::last_write_time(l.file, ec);
+  };
   std::sort(left.begin(), left.end(), [&](const auto& a, const auto& b) {
-    return std::make_pair(number(a.job_id), a.job_id) < std::make_pair(number(b.job_id), b.job_id);
+    return std::make_tuple(written(a), number(a.job_id), a.job_id) <
+           std::make_tuple(written(b), number(b.job_id), b.job_id);
   });
   const auto say = [this](const std::string& event, const std::string& message) {
     if (config.on_event) config.on_event(event, message);
@@ -255,7 +273,6 @@ void Engine::Impl::resume_spooled() {
     job->request = std::move(l.request);  // its payload stays on disk until the job starts
     job->spool_file = l.file;
     ++spooled;
-    next_job_number = std::max(next_job_number, number(job->id));
     jobs[job->id] = job;
     if (!job->request_id.empty()) by_request_id[job->request_id] = job->id;
     say("job_resumed", job->id + " (request_id \"" + job->request_id + "\", " + job->kind_label +
@@ -278,7 +295,9 @@ SubmitResult Engine::submit(ProofRequest request) {
   const uint64_t payload = payload_size(job->request);
 
   std::unique_lock<std::mutex> lock(m.mu);
-  if (!m.accepting) throw std::runtime_error("the engine is shutting down");
+  if (!m.accepting) throw NotServingError("the engine is shutting down");
+  if (!m.no_prover_reason.empty())
+    throw NotServingError("the engine has no prover: " + m.no_prover_reason);
   m.drop_expired(now);
   if (!job->request_id.empty()) {
     auto it = m.by_request_id.find(job->request_id);
@@ -287,7 +306,7 @@ SubmitResult Engine::submit(ProofRequest request) {
       return {earlier.id, 0, earlier.assigned_gpu, true};
     }
   }
-  job->id = "job-" + std::to_string(++m.next_job_number);
+  job->id = m.job_id_prefix + std::to_string(++m.next_job_number);
   job->result.job_id = job->id;
   m.jobs[job->id] = job;
   if (!job->request_id.empty()) m.by_request_id[job->request_id] = job->id;
@@ -369,6 +388,9 @@ CancelResult Engine::cancel(const std::string& job_id) {
 }
 
 PreloadResult Engine::preload_srs(const std::string& circuit_id) {
+  // Parameters no prover would use would only take memory.
+  if (!impl_->no_prover_reason.empty())
+    throw NotServingError("the engine has no prover: " + impl_->no_prover_reason);
   return impl_->srs.preload(circuit_id);
 }
 

@@ -18,7 +18,19 @@
 #include "engine/activity.hpp"
 #include "engine/types.hpp"
 
+namespace cuzk {
+class ThreadPool;
+namespace groth16 {
+class ProverBackend;
+}
+}  // namespace cuzk
+
 namespace cuzk::engine {
+
+// A prover that failed this many attempts in a row is taken out of rotation while another one
+// is in it (the last one stays, its partitions falling back to the CPU): a device in a state it
+// does not recover from (a sticky CUDA error) would otherwise fail every partition it takes.
+inline constexpr unsigned kOutOfRotationAfter = 3;
 
 struct EngineConfig {
   std::filesystem::path param_cache;  // Groth16 parameter files (FIL_PROOFS_PARAMETER_CACHE)
@@ -64,6 +76,14 @@ struct EngineConfig {
   std::filesystem::path spool_dir;
   // Disk the spool may use (0: no limit). Beyond it a submission fails with the reason.
   uint64_t spool_max_bytes = uint64_t{16} << 30;
+  // Tests only: provers as if these devices were there ("gpu:0", "gpu:1"), each backend made by
+  // `make` (a fake device over the CPU backend), in place of the devices plan_provers finds.
+  struct FakeDevices {
+    std::vector<std::string> names;
+    std::function<std::unique_ptr<groth16::ProverBackend>(const std::string& name, ThreadPool&)>
+        make;
+  };
+  FakeDevices fake_devices;
 };
 
 class CircuitHandler;  // engine/circuit_handler.hpp
@@ -71,7 +91,8 @@ class CircuitHandler;  // engine/circuit_handler.hpp
 class Engine {
  public:
   // Serves the proof kinds of default_handlers(); std::invalid_argument for an unusable config
-  // (backend gpu without a device, unknown GPU ordinal).
+  // (unknown GPU ordinal). Backend gpu without a device is not a config error: the engine is
+  // built without provers, status() says why, and submit() refuses every job.
   explicit Engine(EngineConfig config);
   // Serves exactly `handlers`, one per kind (tests inject their own circuits).
   Engine(EngineConfig config, std::vector<std::shared_ptr<const CircuitHandler>> handlers);
@@ -80,7 +101,7 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   // Never throws for bad job input: such a job exists and FAILS with the reason. Throws
-  // std::runtime_error only when the engine is shutting down.
+  // NotServingError only when the engine is shutting down or has no prover.
   SubmitResult submit(ProofRequest request);
 
   // The job's result once it is final, or nullopt when `timeout` passes first (zero: wait
@@ -94,7 +115,8 @@ class Engine {
   // The last `window_s` seconds of the workers' lanes, jobs and memory (the status page).
   EngineActivity activity(double window_s) const;
 
-  // std::invalid_argument for an unknown circuit id, MissingParametersError for missing files.
+  // std::invalid_argument for an unknown circuit id, MissingParametersError for missing files,
+  // NotServingError when the engine has no prover.
   PreloadResult preload_srs(const std::string& circuit_id);
   EvictResult evict_srs(const std::string& circuit_id);
 

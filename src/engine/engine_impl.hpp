@@ -39,6 +39,8 @@ struct ProverWorker {
   std::unique_ptr<groth16::ProverBackend> backend;
   std::string current_job, current_kind, last_circuit;
   double busy_s = 0;
+  unsigned failed_in_a_row = 0;  // its own thread only: attempts since the last success
+  std::string out_of_rotation;   // mu: why it takes no more partitions ("" while it does)
   std::thread thread;
 };
 
@@ -66,6 +68,9 @@ struct Engine::Impl {
   // Partitions handed to synthesis workers and not yet in (or dropped before) the prover queue:
   // with the queue they make up the lookahead that next_task keeps to synthesis_lookahead.
   size_t partitions_synthesizing = 0;
+  // Job ids are "job-<tag>-<n>": the tag is random per engine, so a restarted daemon never hands
+  // out an id a client of the dead one may still await (it would get another job's proof).
+  std::string job_id_prefix;
   uint64_t next_job_number = 0;
   bool accepting = true, stopping = false, cancel_on_stop = false;
   uint64_t completed = 0, failed = 0, cancelled = 0;
@@ -85,6 +90,9 @@ struct Engine::Impl {
   bool preparers_stop = false;  // mu: set once the synthesis workers are gone
   std::vector<std::unique_ptr<ProverWorker>> provers;
   bool gpu_provers = false;  // every prover is a device (set once in start())
+  // Set once in start() when backend "gpu" found no device: no prover runs, submissions are
+  // refused with it, spooled jobs stay on disk for a daemon that has one.
+  std::string no_prover_reason;
   // The last resort of a partition that failed twice on its worker when there is no other: a CPU
   // backend on the shared pool (set once in start()).
   std::unique_ptr<groth16::ProverBackend> cpu_fallback;
@@ -137,6 +145,11 @@ struct Engine::Impl {
   void partition_abandoned(const std::shared_ptr<Job>& job);
   void run_partition(const std::shared_ptr<Job>& job, unsigned k, const std::string& lane);
   void prover_loop(ProverWorker& w);
+  // Whether a prover other than `w` still takes partitions (caller holds mu).
+  bool another_in_rotation(const ProverWorker& w) const;
+  // `w` failed kOutOfRotationAfter attempts in a row: out of rotation if another prover is in
+  // it; queued partitions that only `w` was to avoid go to whoever is left (caller holds mu).
+  void consider_rotation(ProverWorker& w, const std::string& last_error);
   // The next item for `w` (highest priority, then oldest; not one waiting for another worker),
   // or prover_queue.end() (caller holds mu).
   std::deque<ProverItem>::iterator next_item_for(const ProverWorker& w);
@@ -151,8 +164,8 @@ struct Engine::Impl {
     bool ok() const { return error.empty(); }
   };
   Attempt prove_once(groth16::ProverBackend& backend, const ProverItem& item);
-  // Proves `item` on `w` with the retries: the same backend once, then the CPU fallback when
-  // there is no other worker. Returns true when it is to be requeued for another worker.
+  // Proves `item` on `w` with the retries: the same backend once, then another worker in
+  // rotation, else the CPU fallback. Returns true when it is to be requeued for another worker.
   bool prove_with_retries(ProverWorker& w, ProverItem& item, Attempt* result);
   // Counts a failed attempt of `item` on `where` and the retry that follows (target "same",
   // "other" or "cpu"; empty: none follows).

@@ -53,6 +53,9 @@ void Engine::Impl::declare_metrics() {
   metrics.declare("cuzk_process_resident_bytes", "Resident set size of the process.", T::kGauge);
   metrics.declare("cuzk_prover_busy_seconds_total",
                   "Seconds each prover worker (GPU or CPU) spent proving.", T::kCounter);
+  metrics.declare("cuzk_prover_in_rotation",
+                  "1 while a prover (device) takes partitions, 0 once it is taken out of rotation.",
+                  T::kGauge);
   metrics.declare("cuzk_srs_loaded_bytes", "Loaded parameters by circuit id and tier.", T::kGauge);
   metrics.declare("cuzk_uptime_seconds", "Seconds since the engine started.", T::kGauge);
   metrics.declare("cuzk_queued_payload_bytes", "Payload bytes of queued jobs held in memory.",
@@ -89,12 +92,14 @@ EngineStatus Engine::status() const {
     s.spooled_jobs = m.spooled;
     s.failed = m.failed;
     s.cancelled = m.cancelled;
+    s.no_prover_reason = m.no_prover_reason;
     for (const auto& w : m.provers) {
       if (!w->gpu) continue;
       GpuInfo g;
       g.ordinal = static_cast<uint32_t>(w->ordinal);
       g.current_job_id = w->current_job;
       g.current_proof_kind = w->current_kind;
+      g.out_of_rotation = w->out_of_rotation;
       s.gpus.push_back(g);
     }
   }

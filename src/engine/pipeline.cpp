@@ -279,9 +279,10 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {
     queue_cv.wait(lock, [&] {
-      return next_item_for(w) != prover_queue.end() ||
+      return !w.out_of_rotation.empty() || next_item_for(w) != prover_queue.end() ||
              (stopping && scheduler.empty() && prover_queue.empty());
     });
+    if (!w.out_of_rotation.empty()) return;  // its thread ends; the others take the queue
     const auto best = next_item_for(w);
     if (best == prover_queue.end()) return;
     ProverItem item = std::move(*best);
@@ -302,6 +303,7 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     if (w.gpu && w.last_circuit != srs_ref.circuit_id) {
       // One SRS resident per device: switching circuits drops the previous device copy.
       w.backend->drop_caches();
+      srs.dropped_from_device(w.name);
       w.last_circuit = srs_ref.circuit_id;
     }
     auto span = history.open(w.name, *job, static_cast<int>(item.index), "prove");
@@ -310,7 +312,7 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     Attempt attempt;
     const bool requeue = prove_with_retries(w, item, &attempt);
     const double prove_s = seconds_between(t0, Clock::now());
-    if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id);
+    if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id, w.name);
     if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false));
     if (attempt.ok()) {
       span.prover_phases(attempt.started, attempt.timing);
@@ -327,6 +329,7 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     w.current_job.clear();
     w.current_kind.clear();
     job->result.timings.gpu_compute_ms += static_cast<uint64_t>(prove_s * 1e3);
+    if (!attempt.ok()) consider_rotation(w, attempt.error);
     if (requeue) {  // for another worker: in flight still
       prover_queue.push_back(std::move(item));
       queue_cv.notify_all();
@@ -352,7 +355,17 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
 }
 
 void Engine::Impl::start() {
-  const std::vector<std::string> kinds = groth16::plan_provers(config.backend, config.gpus);
+  metrics.set("cuzk_memory_budget_bytes", {}, static_cast<double>(budget.limit()));
+  std::vector<std::string> kinds = config.fake_devices.names;
+  if (kinds.empty()) {
+    try {
+      kinds = groth16::plan_provers(config.backend, config.gpus);
+    } catch (const groth16::NoGpuError& e) {
+      no_prover_reason = e.what();
+      if (config.on_event) config.on_event("no_prover", no_prover_reason);
+      return;  // nothing to run: no threads (stop_threads joins none)
+    }
+  }
   gpu_provers = kinds.front() != "cpu";
   if (gpu_provers) {
     for (const std::string& kind : kinds) {
@@ -361,7 +374,9 @@ void Engine::Impl::start() {
       w->gpu = true;
       w->ordinal = std::stoi(kind.substr(4));
       w->pool = std::make_unique<ThreadPool>(config.threads);
-      w->backend = groth16::make_backend(kind, *w->pool);
+      w->backend = config.fake_devices.make ? config.fake_devices.make(kind, *w->pool)
+                                            : groth16::make_backend(kind, *w->pool);
+      metrics.set("cuzk_prover_in_rotation", {{"worker", kind}}, 1);
       provers.push_back(std::move(w));
     }
   } else {
@@ -374,7 +389,6 @@ void Engine::Impl::start() {
     }
   }
   cpu_fallback = groth16::make_backend("cpu", pool);
-  metrics.set("cuzk_memory_budget_bytes", {}, static_cast<double>(budget.limit()));
   for (auto& w : provers) {
     history.declare_lane(w->name, "prover");
     ProverWorker* p = w.get();

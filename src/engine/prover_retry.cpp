@@ -1,8 +1,11 @@
 // A partition's prove with its retries: a prove that throws (a CUDA error, an injected fault) or
 // a proof that fails self-verification is tried again on the same backend once, then on another
-// prover worker when the engine has one (another GPU), else on the engine's CPU backend; the
-// partition fails, naming every attempt's error, only when all three failed. Each retry and each
-// failed self-verification is counted in the metrics.
+// prover worker in rotation when the engine has one (another GPU), else on the engine's CPU
+// backend; the partition fails, naming every attempt's error, only when all three failed. Each
+// retry and each failed self-verification is counted in the metrics. A worker that keeps failing
+// is taken out of rotation (kOutOfRotationAfter).
+#include <algorithm>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -75,16 +78,24 @@ void Engine::Impl::note_failure(ProverItem& item, const std::string& where, cons
 
 bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt* result) {
   Attempt& a = *result;
-  a = prove_once(*w.backend, item);
-  if (a.ok()) return false;
+  const auto on_worker = [&] {
+    a = prove_once(*w.backend, item);
+    w.failed_in_a_row = a.ok() ? 0 : w.failed_in_a_row + 1;
+    return a.ok();
+  };
+  if (on_worker()) return false;
   if (!item.failures.empty()) {  // the retry on another worker: the last attempt
     note_failure(item, w.name, a, nullptr);
     return false;
   }
   note_failure(item, w.name, a, "same");
-  a = prove_once(*w.backend, item);
-  if (a.ok()) return false;
-  if (provers.size() > 1) {
+  if (on_worker()) return false;
+  bool other = false;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    other = another_in_rotation(w);
+  }
+  if (other) {
     note_failure(item, w.name, a, "other");
     item.not_on = w.name;
     return true;
@@ -107,6 +118,30 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
   a = prove_once(*cpu_fallback, item);
   if (!a.ok()) note_failure(item, "cpu (fallback)", a, nullptr);
   return false;
+}
+
+bool Engine::Impl::another_in_rotation(const ProverWorker& w) const {
+  return std::any_of(provers.begin(), provers.end(),
+                     [&](const auto& p) { return p.get() != &w && p->out_of_rotation.empty(); });
+}
+
+void Engine::Impl::consider_rotation(ProverWorker& w, const std::string& last_error) {
+  if (w.failed_in_a_row < kOutOfRotationAfter || !w.out_of_rotation.empty()) return;
+  if (!another_in_rotation(w)) return;  // the last one stays: the CPU fallback backs it
+  w.out_of_rotation =
+      std::to_string(w.failed_in_a_row) + " attempts failed in a row, the last: " + last_error;
+  metrics.set("cuzk_prover_in_rotation", {{"worker", w.name}}, 0);
+  if (config.on_event) config.on_event("prover_out_of_rotation", w.name + ": " + w.out_of_rotation);
+  // A partition that was to avoid `w` may now have no one else to go to: let whoever is left
+  // (in rotation) take it; its failures so far make that its last attempt.
+  for (ProverItem& item : prover_queue) {
+    if (item.not_on.empty()) continue;
+    const bool someone = std::any_of(provers.begin(), provers.end(), [&](const auto& p) {
+      return p->out_of_rotation.empty() && p->name != item.not_on;
+    });
+    if (!someone) item.not_on.clear();
+  }
+  queue_cv.notify_all();
 }
 
 }  // namespace cuzk::engine

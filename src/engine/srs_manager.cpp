@@ -43,7 +43,7 @@ void SrsManager::make_room(uint64_t bytes, const std::string& keep) {
     if (victim == nullptr) return;
     victim->srs.reset();
     victim->reservation.reset();
-    victim->on_device = false;
+    victim->on_devices.clear();
   }
 }
 
@@ -174,7 +174,7 @@ EvictResult SrsManager::evict(const std::string& circuit_id) {
   const uint64_t freed = e.srs->bytes;
   e.srs.reset();
   e.reservation.reset();
-  e.on_device = false;
+  e.on_devices.clear();
   return {true, freed};
 }
 
@@ -183,10 +183,16 @@ void SrsManager::reclaim(uint64_t bytes) {
   make_room(bytes, "");
 }
 
-void SrsManager::mark_on_device(const std::string& circuit_id) {
+void SrsManager::mark_on_device(const std::string& circuit_id, const std::string& device) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(circuit_id);
-  if (it != entries_.end() && it->second.srs != nullptr) it->second.on_device = true;
+  const auto it = entries_.find(circuit_id);
+  if (it != entries_.end() && it->second.srs != nullptr) it->second.on_devices.insert(device);
+}
+
+void SrsManager::dropped_from_device(const std::string& device) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [id, e] : entries_)
+    e.on_devices.erase(device);
 }
 
 std::vector<SrsInfo> SrsManager::list() const {
@@ -196,7 +202,9 @@ std::vector<SrsInfo> SrsManager::list() const {
     if (e.srs == nullptr && e.known_bytes == 0) continue;  // never loaded
     SrsInfo s;
     s.circuit_id = id;
-    s.tier = e.srs == nullptr ? SrsTier::kCold : e.on_device ? SrsTier::kHot : SrsTier::kWarm;
+    s.tier = e.srs == nullptr       ? SrsTier::kCold
+             : e.on_devices.empty() ? SrsTier::kWarm
+                                    : SrsTier::kHot;
     s.size_bytes = e.known_bytes;
     s.ref_count = e.refs;
     out.push_back(s);

@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -85,8 +86,11 @@ class SrsManager {
   // Evicts unreferenced parameters, least recently used first, until `bytes` more fit in the
   // budget or nothing unreferenced is left.
   void reclaim(uint64_t bytes);
-  // A GPU worker has the device copy of `circuit_id` (reported as HOT until evicted).
-  void mark_on_device(const std::string& circuit_id);
+  // GPU worker `device` has the device copy of `circuit_id`: HOT while some device has it and
+  // the host copy is loaded. `dropped_from_device` forgets every copy `device` had (it dropped
+  // its caches to switch circuits).
+  void mark_on_device(const std::string& circuit_id, const std::string& device);
+  void dropped_from_device(const std::string& device);
   std::vector<SrsInfo> list() const;
 
  private:
@@ -96,8 +100,8 @@ class SrsManager {
     Reservation reservation;
     uint32_t refs = 0;
     bool loading = false;
-    bool on_device = false;
-    uint64_t last_used = 0;  // LRU tick
+    std::set<std::string> on_devices;  // the GPU workers holding a device copy
+    uint64_t last_used = 0;            // LRU tick
     uint64_t known_bytes = 0;
   };
   void release(const std::string& circuit_id);

@@ -77,6 +77,7 @@ struct GpuInfo {
   std::string name;
   uint64_t vram_total_bytes = 0, vram_free_bytes = 0;
   std::string current_job_id, current_proof_kind;
+  std::string out_of_rotation;  // why the engine stopped giving it partitions ("" while it does)
 };
 
 enum class SrsTier { kHot = 0, kWarm = 1, kCold = 2 };  // as cuzk.v1 SRSStatus.Tier
@@ -103,6 +104,7 @@ struct EngineStatus {
   uint64_t memory_peak_bytes = 0;     // highest reservation so far
   uint64_t queued_payload_bytes = 0;  // payloads of queued jobs held in memory
   uint64_t spooled_jobs = 0;          // queued jobs whose payload waits on disk
+  std::string no_prover_reason;       // why the engine cannot prove at all ("" when it can)
 };
 
 struct PreloadResult {
@@ -112,6 +114,13 @@ struct PreloadResult {
 struct EvictResult {
   bool was_loaded = false;
   uint64_t freed_bytes = 0;
+};
+
+// The engine takes no jobs now: it is shutting down, or it has no prover (backend gpu and no
+// device; EngineStatus::no_prover_reason). Clients should try another daemon.
+class NotServingError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // A known circuit whose parameter file is not in the parameter cache (fetch it, or fix

@@ -62,9 +62,8 @@ std::vector<std::string> plan_provers(std::string_view backend, std::span<const 
   }
   if (out.empty()) {
     if (backend == "gpu") {
-      throw std::invalid_argument(gpu_backend_compiled()
-                                      ? "backend gpu: no CUDA device found"
-                                      : "backend gpu: this build has no CUDA backend");
+      throw NoGpuError(gpu_backend_compiled() ? "backend gpu: no CUDA device found"
+                                              : "backend gpu: this build has no CUDA backend");
     }
     say(gpu_backend_compiled() ? "cpu: auto, no CUDA device found"
                                : "cpu: auto, built without CUDA");

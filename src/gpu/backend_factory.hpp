@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,11 +20,18 @@ namespace cuzk::groth16 {
 std::unique_ptr<ProverBackend> make_backend(std::string_view kind, ThreadPool& pool,
                                             std::string* note = nullptr);
 
+// "gpu" asked for and no device to use (none found, or the build has no CUDA): the machine's
+// state rather than a bad configuration, so the daemon stays up and reports it (NOT_SERVING).
+class NoGpuError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 // The provers a configuration asks for, as make_backend kinds: "gpu:N" for each device to use
 // (`gpus`, or every device present), else {"cpu"}. The one place the backend is chosen: the
 // engine's workers, `cuzk porep c2 --backend` and make_backend("auto") all come here.
-// std::invalid_argument for "gpu" without a device (or without CUDA in the build), an ordinal
-// that does not exist, or a backend other than cpu, gpu, auto.
+// NoGpuError for "gpu" without a device (or without CUDA in the build); std::invalid_argument
+// for an ordinal that does not exist or a backend other than cpu, gpu, auto.
 std::vector<std::string> plan_provers(std::string_view backend, std::span<const int> gpus,
                                       std::string* note = nullptr);
 

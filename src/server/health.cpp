@@ -10,8 +10,10 @@ namespace cuzk::server {
 std::string not_serving_reason(const std::string& backend, const engine::EngineStatus& status,
                                bool accepting) {
   if (!accepting) return "draining: the engine accepts no new jobs";
-  const bool usable = std::any_of(status.gpus.begin(), status.gpus.end(),
-                                  [](const engine::GpuInfo& g) { return g.vram_total_bytes > 0; });
+  if (!status.no_prover_reason.empty()) return status.no_prover_reason;
+  const bool usable = std::any_of(
+      status.gpus.begin(), status.gpus.end(),
+      [](const engine::GpuInfo& g) { return g.vram_total_bytes > 0 && g.out_of_rotation.empty(); });
   if (!usable && (backend == "gpu" || !status.gpus.empty())) {
     return "backend " + backend + " needs a GPU and none of " + std::to_string(status.gpus.size()) +
            " is usable";

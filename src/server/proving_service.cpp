@@ -53,9 +53,10 @@ grpc::Status ProvingService::submit(const v1::SubmitProofRequest& request,
     event.input_bytes += p.size();
   try {
     *result = engine_.submit(to_engine(request));
+  } catch (const engine::NotServingError& e) {
+    // The engine's one documented refusal: shutting down, or no prover.
+    return {grpc::StatusCode::UNAVAILABLE, e.what()};
   } catch (const std::runtime_error& e) {
-    // The engine's one documented refusal: it is shutting down.
-    if (!engine_.accepting()) return {grpc::StatusCode::UNAVAILABLE, e.what()};
     return {grpc::StatusCode::INTERNAL, e.what()};
   }
   event.result = *result;
@@ -158,6 +159,8 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
       response->set_already_loaded(r.already_loaded);
       response->set_load_time_ms(r.load_time_ms);
       return grpc::Status::OK;
+    } catch (const engine::NotServingError& e) {
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE, e.what());
     } catch (const engine::MissingParametersError& e) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND, e.what());  // the files can be fetched
     } catch (const filecoin::ParameterFileError& e) {

@@ -88,11 +88,15 @@ std::string status_json(const engine::EngineStatus& st, const engine::EngineActi
   for (const auto& q : st.queues)
     by_kind.push_back({{"kind", q.proof_kind}, {"pending", q.pending}, {"running", q.in_progress}});
   for (const auto& d : a.devices) {
-    std::string name;
-    for (const auto& g : st.gpus)
-      if (d.lane == "gpu:" + std::to_string(g.ordinal)) name = g.name;
+    std::string name, out_of_rotation;
+    for (const auto& g : st.gpus) {
+      if (d.lane != "gpu:" + std::to_string(g.ordinal)) continue;
+      name = g.name;
+      out_of_rotation = g.out_of_rotation;
+    }
     devices.push_back({{"lane", d.lane},
                        {"name", name},
+                       {"out_of_rotation", out_of_rotation},
                        {"circuit_id", d.circuit_id},
                        {"srs_bytes", d.srs_bytes},
                        {"pce_bytes", d.pce_bytes},

@@ -14,6 +14,7 @@
 #include "engine/engine.hpp"
 #include "engine/payload_spool.hpp"
 #include "fake_handler.hpp"
+#include "gpu/backend_factory.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
 
@@ -67,7 +68,10 @@ TEST(EngineRestart, JobsLeftInTheSpoolAreResumedUnderTheirIdsAndRequestIds) {
   ASSERT_TRUE(b.has_value());
   ASSERT_EQ(b->state, JobState::kCompleted) << b->error_message;
   const SubmitResult fresh = engine.submit(fake_request("curio-c", "1,0"));
-  EXPECT_EQ(fresh.job_id, "job-8");
+  // This engine's own ids: none of the resumed ones, in its own series.
+  EXPECT_TRUE(fresh.job_id.starts_with("job-") && fresh.job_id.ends_with("-1")) << fresh.job_id;
+  EXPECT_NE(fresh.job_id, "job-3");
+  EXPECT_NE(fresh.job_id, "job-7");
   EXPECT_EQ(engine.await(fresh.job_id, 60s)->state, JobState::kCompleted);
 
   // The resumed proofs verify under the circuit's key, for the payload the files held.
@@ -99,6 +103,68 @@ TEST(EngineRestart, JobsLeftInTheSpoolAreResumedUnderTheirIdsAndRequestIds) {
   EXPECT_EQ(unreadable, 1);
   EXPECT_TRUE(std::filesystem::is_empty(spool_dir));  // nothing left behind
   EXPECT_EQ(engine.status().spooled_jobs, 0u);
+}
+
+// A job that lived only in memory dies with its engine; the next engine must not give its id to
+// another job, or a client still awaiting it would get that job's proof as its own.
+TEST(EngineRestart, AnIdOfADeadEngineIsNeverGivenToAnotherJob) {
+  TempDir dir("engine-ids");
+  SynthesisLog log;
+  EngineConfig c;
+  c.backend = "cpu";
+  c.threads = 1;
+  c.pce_dir = dir.path() / "pce";
+  std::string old_id;
+  {
+    Engine first(c, {std::make_shared<FakeHandler>(dir.path(), &log)});
+    old_id = first.submit(fake_request("curio-a", "1,0")).job_id;
+    ASSERT_EQ(first.await(old_id, 60s)->state, JobState::kCompleted);
+  }
+  Engine second(c, {std::make_shared<FakeHandler>(dir.path(), &log)});
+  const std::string new_id = second.submit(fake_request("curio-b", "1,0")).job_id;
+  EXPECT_NE(new_id, old_id);
+  const auto late = second.await(old_id, 1s);  // the dead engine's client asks again
+  ASSERT_TRUE(late.has_value());
+  EXPECT_EQ(late->state, JobState::kFailed);
+  EXPECT_NE(late->error_message.find(old_id), std::string::npos) << late->error_message;
+  EXPECT_TRUE(late->proof.empty());
+}
+
+// backend = "gpu" on a machine with no usable device (this one in CI): the engine is built
+// without provers instead of throwing, says why, refuses work with NotServingError, and leaves
+// the spooled jobs on disk for an engine that can prove them.
+TEST(EngineNoProver, BackendGpuWithoutADeviceRefusesWorkAndKeepsTheSpool) {
+  if (groth16::plan_provers("auto", {}).front() != "cpu") GTEST_SKIP() << "a CUDA device is here";
+  TempDir dir("engine-no-prover");
+  const auto spool_dir = dir.path() / "spool";
+  {
+    PayloadSpool left(spool_dir, 0);
+    left.write("job-4", fake_request("curio-a", "1,0"));
+  }
+  std::vector<std::pair<std::string, std::string>> events;
+  EngineConfig c;
+  c.backend = "gpu";
+  c.threads = 1;
+  c.spool_dir = spool_dir;
+  c.pce_dir = dir.path() / "pce";
+  c.on_event = [&](const std::string& e, const std::string& m) { events.emplace_back(e, m); };
+  SynthesisLog log;
+  Engine engine(c, {std::make_shared<FakeHandler>(dir.path(), &log)});
+
+  const EngineStatus st = engine.status();
+  EXPECT_NE(st.no_prover_reason.find("CUDA"), std::string::npos) << st.no_prover_reason;
+  EXPECT_TRUE(st.gpus.empty());
+  try {
+    (void)engine.submit(fake_request("curio-b", "1,0"));
+    ADD_FAILURE() << "a job was taken with no prover";
+  } catch (const NotServingError& e) {
+    EXPECT_NE(std::string(e.what()).find("no prover"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)engine.preload_srs("fake-1"), NotServingError);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].first, "no_prover");
+  EXPECT_TRUE(std::filesystem::exists(spool_dir / "job-4.payload"));  // not resumed, not lost
+  EXPECT_TRUE(log.entries().empty());
 }
 
 }  // namespace

@@ -39,6 +39,18 @@ TEST(Health, ServingUnlessDrainingOrWithoutAUsableGpu) {
   // Provers on GPUs whose devices are no longer listed (fell off the bus): nothing can prove.
   EXPECT_EQ(not_serving_reason("auto", with_gpus({0, 0}), true),
             "backend auto needs a GPU and none of 2 is usable");
+  // One of two out of rotation: the other serves. Both out (or listed but out): none usable.
+  engine::EngineStatus two = with_gpus({uint64_t{80} << 30, uint64_t{80} << 30});
+  two.gpus[1].out_of_rotation = "3 attempts failed in a row";
+  EXPECT_EQ(not_serving_reason("gpu", two, true), "");
+  two.gpus[0].out_of_rotation = "3 attempts failed in a row";
+  EXPECT_EQ(not_serving_reason("gpu", two, true),
+            "backend gpu needs a GPU and none of 2 is usable");
+  // Backend gpu and no device at start: the engine's own reason.
+  engine::EngineStatus none;
+  none.no_prover_reason = "backend gpu: no CUDA device found";
+  EXPECT_EQ(not_serving_reason("gpu", none, true), "backend gpu: no CUDA device found");
+  EXPECT_EQ(not_serving_reason("gpu", none, false), "draining: the engine accepts no new jobs");
 }
 
 class RecordingHealth : public grpc::HealthCheckServiceInterface {

@@ -8,7 +8,8 @@ Scenarios (one ctest each):
   health       grpc.health.v1.Health Check says SERVING for "" and cuzk.v1.ProvingEngine and
                NOT_FOUND for an unknown name; a Watch sees NOT_SERVING when SIGTERM starts the
                drain; reflection (what grpcurl / grpc_cli use) lists the services and serves the
-               cuzk.v1 file, whose methods match proving.proto.
+               cuzk.v1 file, whose methods match proving.proto; with backend = "gpu" and
+               no device the daemon stays up, NOT_SERVING, and refuses SubmitProof.
   two_daemons  two daemons on two loopback TCP ports, one client channel with gRPC's round_robin
                policy over both: 10 WinningPoSt jobs (Prove, Curio's call) spread over both; one
                daemon is killed mid-run; the jobs it held are resubmitted by request_id on the
@@ -139,6 +140,28 @@ def scenario_health(ctx):
     rc = d.proc.wait(timeout=60)
     check(rc == 0, "the daemon exits 0", f"exit {rc}")
     d.log.close()
+
+    # backend = "gpu" where no device is usable: the daemon stays up (load balancers and the
+    # operator can ask it why) and refuses work; with a device it serves.
+    g = dt.Daemon(ctx, "health-gpu", config='[gpus]\nbackend = "gpu"\n')
+    st = g.stub.GetStatus(dt.pb.GetStatusRequest(), timeout=10)
+    s = health_status(g.channel, "cuzk.v1.ProvingEngine")
+    if st.gpus:
+        check(s == "SERVING", f"backend gpu with {len(st.gpus)} device(s): SERVING", s)
+    else:
+        check(s == "NOT_SERVING", "backend gpu and no device: the daemon is up, NOT_SERVING", s)
+        req = dt.pb.SubmitProofRequest(request_id="no-gpu", proof_kind=dt.pb.POREP_SEAL_COMMIT,
+                                       sector_size=2 * dt.KIB, registered_proof=dt.REG_2KIB_V1_1,
+                                       vanilla_proof=b"{}")
+        e = dt.rpc_error(g.stub.SubmitProof, req, timeout=30)
+        check(e is not None and e.code() == dt.grpc.StatusCode.UNAVAILABLE and
+              "no prover" in e.details() and "CUDA" in e.details(),
+              "SubmitProof without a device: UNAVAILABLE, naming the reason",
+              str(e and (e.code(), e.details())))
+        log = g.log_text()
+        check("status=NOT_SERVING" in log and "CUDA" in log,
+              "the log says NOT_SERVING and why", log[-2000:])
+    g.stop_ok()
 
 
 def scenario_two_daemons(ctx):

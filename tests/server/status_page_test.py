@@ -11,6 +11,7 @@ Exit codes: 0 pass, 1 fail, 77 skip (no chromium, or no grpcio; with CI=true bot
 CUZK_CHROMIUM names the browser binary (default: chromium on PATH).
 """
 import argparse
+import colorsys
 import html.parser
 import json
 import os
@@ -166,6 +167,37 @@ def check_page_matches(page, before, after, job_id, label):
     return spans
 
 
+def rgb_of(css):
+    """(r, g, b) in 0..1 from a CSS colour as the page writes it: #rrggbb or rgb(r, g, b)."""
+    m = re.search(r"#([0-9a-fA-F]{6})\b", css)
+    if m:
+        return tuple(int(m.group(1)[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    m = re.search(r"rgb\((\d+),\s*(\d+),\s*(\d+)\)", css)
+    if m:
+        return tuple(int(v) / 255 for v in m.groups())
+    raise Failure(f"no colour in {css!r}")
+
+
+def check_legend(page):
+    """Every phase has a legend swatch, and none is a red that reads as the failure outline
+    (hue within 20 degrees of it, both saturated): the MSM phase once was."""
+    legend = page.one("div", id="legend")
+    failed = legend.find("span")
+    failed = [n for n in failed if "data-failed" in n.attrs]
+    check(len(failed) == 1, "the legend explains the failure outline")
+    fh, _, fs = colorsys.rgb_to_hls(*rgb_of(failed[0].attrs["data-failed"]))
+    swatches = {n.attrs["data-phase"]: n.one("i").attrs.get("style", "")
+                for n in legend.find("span") if "data-phase" in n.attrs}
+    check({"witness", "spmv", "h_chain", "msm", "verify"} <= set(swatches),
+          "the legend names the phases", str(sorted(swatches)))
+    for phase, style in swatches.items():
+        h, _, s = colorsys.rgb_to_hls(*rgb_of(style))
+        dh = min(abs(h - fh), 1 - abs(h - fh)) * 360
+        check(not (dh < 20 and s > 0.35 and fs > 0.35),
+              f"legend: the {phase} colour ({style}) is told apart from the failure red "
+              f"(hue {dh:.0f} degrees off, saturation {s:.2f})")
+
+
 def scenario(ctx, browser, artifacts):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -192,6 +224,7 @@ def scenario(ctx, browser, artifacts):
     page = browser.dom(base + "/")
     after = status(base)
     spans = check_page_matches(page, before, after, job, "while proving")
+    check_legend(page)
     browser.run(base + "/", f"--screenshot={artifacts}/status_page_proving.png")
     active = page.find("tr", data_job=job)
     check(active and active[0].one("td", data_k="kind").all_text() == "porep",

@@ -146,7 +146,7 @@ TEST(Translate, AwaitResponseStatesAndTimings) {
 
 TEST(Translate, StatusResponse) {
   engine::EngineStatus s;
-  s.gpus.push_back({1, "NVIDIA H200", 141ull << 30, 100ull << 30, "job-2", "porep"});
+  s.gpus.push_back({1, "NVIDIA H200", 141ull << 30, 100ull << 30, "job-2", "porep", ""});
   s.srs.push_back({"porep-32g", engine::SrsTier::kHot, 47ull << 30, 2});
   s.srs.push_back({"porep-2k", engine::SrsTier::kWarm, 1 << 20, 0});
   s.srs.push_back({"porep-8m", engine::SrsTier::kCold, 0, 0});
