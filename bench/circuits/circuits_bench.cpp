@@ -15,6 +15,7 @@
 #include "cs/metric_cs.hpp"
 #include "cs/proving_assignment.hpp"
 #include "gadgets/uint32.hpp"
+#include "pce/witness_cs.hpp"
 
 namespace cuzk::circuits {
 namespace {
@@ -42,6 +43,8 @@ void BM_PoseidonCircuit(benchmark::State& state) {
 }
 BENCHMARK(BM_PoseidonCircuit<ProvingAssignment>)->Arg(2)->Arg(8)->Arg(11);
 BENCHMARK(BM_PoseidonCircuit<MetricCS>)->Arg(2)->Arg(8)->Arg(11);
+// Witness-only synthesis (the engine's PCE path, WindowPoSt's hot loop): the values alone.
+BENCHMARK(BM_PoseidonCircuit<pce::WitnessCS>)->Arg(2)->Arg(8)->Arg(11);
 
 // One inclusion proof in an 8-8-0 tree (values are arbitrary: synthesis cost does not depend on
 // whether the path is honest).
@@ -60,6 +63,26 @@ void BM_PoR880(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_PoR880<ProvingAssignment>);
+BENCHMARK(BM_PoR880<pce::WitnessCS>);
+
+// One WindowPoSt sector of the 32 GiB shape (10 challenges, 8-8-0 paths of 11 levels over 2^30
+// leaves), witness-only: a 32 GiB partition is 2,349 of them.
+void BM_WindowPostSectorWitness(benchmark::State& state) {
+  const TreeArity arity{8, 8, 0};
+  const size_t leaves = size_t{1} << 30;
+  const std::vector<Fr> vals = random_frs(8);
+  std::vector<PathElement> levels;
+  for (size_t i = 0; i < base_path_length(arity, leaves) + 1; ++i)
+    levels.push_back({{vals[1], vals[2], vals[3], vals[4], vals[5], vals[6], vals[7]}, i % 8});
+  const AuthPath path(arity, levels);
+  for (auto _ : state) {
+    pce::WitnessCS cs;
+    for (int c = 0; c < 10; ++c)
+      por_circuit(cs, TreeHasher::kPoseidon, Root::val(vals[0]), path, Root::val(vals[1]), true);
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_WindowPostSectorWitness)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PoR880<MetricCS>);
 
 // One label of a later layer with allocated parent labels, as the StackedDrg circuit builds it.

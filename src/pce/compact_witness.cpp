@@ -41,7 +41,7 @@ void AuxWriter::append(AuxWriter&& o) {
     append_bits(ones_, n_, o.ones_, o.n_);
     append_bits(dense_, n_, o.dense_, o.n_);
   }
-  if (values_.empty()) {
+  if (values_.empty() && values_.capacity() < o.values_.size()) {  // keep reserved room
     values_ = std::move(o.values_);
   } else {
     values_.insert(values_.end(), o.values_.begin(), o.values_.end());

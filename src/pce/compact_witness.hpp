@@ -72,6 +72,12 @@ class AuxWriter {
     ones_.reserve((n + 63) / 64);
     dense_.reserve((n + 63) / 64);
   }
+  // Room for `n` values in all and `values` of them neither 0 nor 1 (a join of known parts).
+  void reserve(size_t n, size_t values) {
+    reserve(n);
+    values_.reserve(values);
+  }
+  size_t values_size() const { return values_.size(); }
   void move_into(CompactWitness& w) &&;
 
  private:
