@@ -2,6 +2,7 @@
 // configurations: without CUDA (CUZK_HAVE_CUDA undefined) "gpu" throws and "auto" is the CPU.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -16,8 +17,11 @@ namespace cuzk::groth16 {
 // kind: "cpu"; "gpu" or "gpu:N" (device ordinal N, default 0; std::runtime_error when the build
 // has no CUDA or the device is missing); "auto" (device 0 when present, else the CPU).
 // std::invalid_argument for anything else. `note` (optional) says what was chosen and why.
+// gpu_memory_limit: device bytes a GPU backend may use (0: the device's; [gpus] memory_limit);
+// the GPU backend uses `pool` for streamed bases' host copies and its CPU SpMV fallback.
 std::unique_ptr<ProverBackend> make_backend(std::string_view kind, ThreadPool& pool,
-                                            std::string* note = nullptr);
+                                            std::string* note = nullptr,
+                                            uint64_t gpu_memory_limit = 0);
 
 // The provers a configuration asks for, as make_backend kinds: "gpu:N" for each device to use
 // (`gpus`, or every device present), else {"cpu"}. The one place the backend is chosen: the
