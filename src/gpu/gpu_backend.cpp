@@ -239,6 +239,9 @@ Jacobian<Curve> GpuBackend::msm(BasesCache<Curve>& cache, std::span<const Affine
   if (scalars.empty() || bases.empty()) return Jacobian<Curve>::identity();
   activate();
   DeviceMemoryCap::Scope charged(cap_);
+  // After a planned proof, these cached bases are not in the next plan's layout: the next
+  // proof starts from empty caches.
+  if (!last_plan_key_.empty() && last_plan_key_ != "resident") last_plan_key_ = "single msm";
   const cudaStream_t s = stream_->get();
   const Affine<Curve>* d_bases = cache.get(bases, s);
   d_scalars_.reserve(scalars.size());

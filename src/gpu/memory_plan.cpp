@@ -193,7 +193,10 @@ MemoryPlan plan_device_memory(const ProverShape& shape, uint64_t cap, bool host_
     largest = std::max(largest, m.scalars);
   const auto down64 = [](uint64_t x) { return std::max<uint64_t>(64, x / 64 * 64); };
   const uint64_t top = down64(std::min(max_chunk, ceil_div(largest, 64) * 64));
-  const uint64_t bottom = std::min(top, kMinChunkScalars);
+  // While something streams, chunks of at most kStreamChunkScalars: each doubling doubles the
+  // staging slots too (2^26 G2 points: 25 GiB), which would push sections out of residence.
+  const uint64_t stream_top = std::min(top, kStreamChunkScalars);
+  const uint64_t bottom = std::min(stream_top, kMinChunkScalars);
   // The fallbacks in order of cost; a classic partition (a, b, c given) has no SpMV choice.
   std::vector<Choice> levels;
   const auto level = [&](bool device, bool keep_w, bool two) {
@@ -217,7 +220,7 @@ MemoryPlan plan_device_memory(const ProverShape& shape, uint64_t cap, bool host_
     // The largest chunk (halving from the top) that fits with every base streamed.
     Peaks p;
     bool fits = false;
-    for (c.chunk = top;; c.chunk = std::max(bottom, down64(c.chunk / 2))) {
+    for (c.chunk = stream_top;; c.chunk = std::max(bottom, down64(c.chunk / 2))) {
       p = evaluate(shape, c);
       if (p.max() <= cap) {
         fits = true;
@@ -241,6 +244,16 @@ MemoryPlan plan_device_memory(const ProverShape& shape, uint64_t cap, bool host_
         p = q;
       } else {
         c.resident[i] = false;
+      }
+    }
+    // Everything resident: no slots, so wider chunks cost only scratch; as wide as fits.
+    if (std::all_of(c.resident.begin(), c.resident.end(), [](bool r) { return r; })) {
+      for (Choice w = c; w.chunk < top;) {
+        w.chunk = std::min(top, 2 * w.chunk);
+        const Peaks q = evaluate(shape, w);
+        if (q.max() > cap) break;
+        c = w;
+        p = q;
       }
     }
     return to_plan(shape, c, p, cap);

@@ -85,9 +85,12 @@ class DeviceMemoryError : public std::runtime_error {
 
 // Elements of H-chain vector c uploaded at a time for the pointwise step of a two-vector chain.
 inline constexpr uint64_t kChainChunkElements = uint64_t{1} << 23;
-// Scalars per MSM chunk at most: up to 2^24 the window is 16 bits (msm_window.cpp), so the
-// buckets stay at 16 x 2^15 per chunk; wider chunks would grow them 40-fold (c = 20).
-inline constexpr uint64_t kMaxChunkScalars = uint64_t{1} << 24;
+// Scalars per MSM chunk at most (msm_split takes < 2^31). The plan halves the chunk from the
+// largest MSM down until it fits: wider chunks are faster per point (H200, 2026-11-30: G1 2^24
+// at c = 16 253 ms = 15.1 ns/point, 2^26 at c = 20 821 ms = 12.2 ns/point) but their scratch
+// grows with them (c = 20 above 2^24: 13 x 2^19 buckets).
+inline constexpr uint64_t kMaxChunkScalars = uint64_t{1} << 30;
+inline constexpr uint64_t kStreamChunkScalars = uint64_t{1} << 24;
 inline constexpr uint64_t kMinChunkScalars = uint64_t{1} << 16;
 
 // Device bytes of the MSM scratch (MsmWorkspace) after an MSM of `scalars` scalars whose points
