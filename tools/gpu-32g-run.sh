@@ -275,9 +275,12 @@ memory_limit = $value
 [synthesis]
 workers = ${SYNTH_WORKERS:-2}
 TOML
-  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
-    > "$OUT/gpu-$tag.csv" 2>&1 &
-  local smi=$!
+  local smi=
+  if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
+      > "$OUT/gpu-$tag.csv" 2>&1 &
+    smi=$!
+  fi
   "$B/cuzk-daemon" --config "$WORK/cuzk-$tag.toml" > "$OUT/daemon-$tag.log" 2>&1 &
   local daemon=$!
   for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
@@ -293,7 +296,9 @@ TOML
   grep -E "^cuzk_gpu_memory_limit_bytes|phase_seconds_sum" "$OUT/metrics-$tag.txt" | head -12 \
     | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
   grep -E "VmHWM" "/proc/$daemon/status" | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
-  kill -TERM "$daemon"; wait "$daemon"; kill $smi 2>/dev/null
+  kill -TERM "$daemon"; wait "$daemon"
+  [[ -z $smi ]] && return 0
+  kill "$smi" 2>/dev/null
   sort -t, -k2 -n "$OUT/gpu-$tag.csv" | tail -1 | sed "s/^/$tag: peak GPU memory sample: /" |
     tee -a "$OUT/summary.txt"
 }
@@ -309,8 +314,7 @@ if [[ "${1:-}" == "capped" ]]; then
     [[ $limit == 0 ]] && tag=uncapped
     capped_daemon "$tag" "$limit"
   done
-  grep -h "^timings" "$OUT"/single-*.log | tee -a "$OUT/summary.txt"
-  grep -h "exit" "$OUT/summary.txt" | grep -E "single|verify" || true
+  grep -H "^timings" "$OUT"/single-*.log | sed "s|^$OUT/||" | tee -a "$OUT/summary.txt"
   exit 0
 fi
 echo "usage: $0 --pack | small | 32g | wpost | snap | winning-busy | capped" >&2

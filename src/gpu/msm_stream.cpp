@@ -127,7 +127,7 @@ Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk
   size_t most = 0;
   for (const Chunk& c : chunks)
     most = std::max(most, c.b1 - c.b0);
-  if (most * sizeof(Point) > slot_bytes_) {
+  if (copy_ == nullptr || most * sizeof(Point) > slot_bytes_) {
     throw std::invalid_argument("chunked msm: a chunk of " + std::to_string(most) +
                                 " bases needs " + std::to_string(most * sizeof(Point)) +
                                 "-byte slots, the streamer has " + std::to_string(slot_bytes_));
