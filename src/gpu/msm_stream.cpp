@@ -1,7 +1,6 @@
 #include "gpu/msm_stream.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <future>
 #include <stdexcept>
@@ -11,43 +10,9 @@
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/msm_chunks.hpp"
 
 namespace cuzk::gpu {
-
-namespace {
-
-// One chunk: scalars [s0, s1) and the bases [b0, b1) they use.
-struct Chunk {
-  size_t s0, s1, b0, b1;
-};
-
-std::vector<Chunk> chunks_of(size_t n, size_t chunk, std::span<const uint64_t> density,
-                             size_t bases) {
-  std::vector<Chunk> out;
-  size_t rank = 0;
-  for (size_t s0 = 0; s0 < n; s0 += chunk) {
-    const size_t s1 = std::min(n, s0 + chunk);
-    size_t b1 = s1;
-    if (!density.empty()) {
-      b1 = rank;
-      for (size_t w = s0 / 64; w < (s1 + 63) / 64; ++w) {
-        uint64_t word = density[w];
-        if (w == s1 / 64 && s1 % 64 != 0) word &= (uint64_t{1} << (s1 % 64)) - 1;
-        b1 += static_cast<size_t>(std::popcount(word));
-      }
-    }
-    out.push_back({s0, s1, density.empty() ? s0 : rank, b1});
-    rank = b1;
-  }
-  const size_t used = out.empty() ? 0 : out.back().b1;
-  if (used > bases) {
-    throw std::invalid_argument("chunked msm: the scalars use " + std::to_string(used) +
-                                " bases, " + std::to_string(bases) + " given");
-  }
-  return out;
-}
-
-}  // namespace
 
 void BaseStreamer::reserve(size_t slot_bytes) {
   if (copy_ == nullptr) {
@@ -92,19 +57,14 @@ template <class Curve>
 Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk, MsmWorkspace& ws,
                                   cudaStream_t compute, MsmStats* stats) {
   using Point = Affine<Curve>;
-  if (chunk == 0 || chunk % 64 != 0)
-    throw std::invalid_argument("chunked msm: chunk " + std::to_string(chunk) +
-                                " is not a positive multiple of 64");
-  if (!in.density.empty() && in.density.size() < (in.n + 63) / 64)
-    throw std::invalid_argument("chunked msm: the density has fewer bits than scalars");
   MsmStats total;
   Jacobian<Curve> sum = Jacobian<Curve>::identity();
+  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.host_bases.size());
   if (in.n == 0 || in.host_bases.empty()) {
     if (stats != nullptr) *stats = total;
     return sum;
   }
-  const std::vector<Chunk> chunks = chunks_of(in.n, chunk, in.density, in.host_bases.size());
-  const auto add = [&](const Point* d_bases, const Chunk& c) {
+  const auto add = [&](const Point* d_bases, const MsmChunk& c) {
     MsmStats st;
     const uint64_t* d_density = in.d_density != nullptr ? in.d_density + c.s0 / 64 : nullptr;
     sum += msm_split<Curve>(d_bases, in.d_scalars + c.s0, c.s1 - c.s0, d_density, ws, compute, &st);
@@ -119,13 +79,13 @@ Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk
     total.reduce_ms += st.reduce_ms;
   };
   if (in.d_bases != nullptr) {
-    for (const Chunk& c : chunks)
+    for (const MsmChunk& c : chunks)
       add(in.d_bases + c.b0, c);
     if (stats != nullptr) *stats = total;
     return sum;
   }
   size_t most = 0;
-  for (const Chunk& c : chunks)
+  for (const MsmChunk& c : chunks)
     most = std::max(most, c.b1 - c.b0);
   if (copy_ == nullptr || most * sizeof(Point) > slot_bytes_) {
     throw std::invalid_argument("chunked msm: a chunk of " + std::to_string(most) +
@@ -135,13 +95,13 @@ Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk
   const cudaStream_t copy = copy_->get();
   // Host copy of chunk k into pinned slot k % 2, once that slot's previous upload is done.
   const auto fill = [&](size_t k) {
-    const Chunk& c = chunks[k];
+    const MsmChunk& c = chunks[k];
     CUZK_CUDA_CHECK(cudaSetDevice(device_));
     if (k >= 2) copied_[k % 2]->sync();  // chunk k - 2 left this slot
     host_copy(h_slot_[k % 2].get(), in.host_bases.data() + c.b0, (c.b1 - c.b0) * sizeof(Point));
   };
   const auto upload = [&](size_t k) {
-    const Chunk& c = chunks[k];
+    const MsmChunk& c = chunks[k];
     CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[k % 2].get(), h_slot_[k % 2].get(),
                                     (c.b1 - c.b0) * sizeof(Point), cudaMemcpyHostToDevice, copy));
     copied_[k % 2]->record(copy);
