@@ -6,8 +6,9 @@
 #                                        cuzk-daemon, cuzk-bench, gpu_tests (stripped, static
 #                                        libstdc++/cudart) and the daemon's Debian .so files (lib/)
 #                                        into build-gpu-dist/ (< 64 MiB with the tree)
-#   there: tools/gpu-32g-run.sh small    device tests; 2 KiB and 8 MiB test parameters made on the
-#                                        GPU and on the CPU (the files must be identical)
+#   there: tools/gpu-32g-run.sh small    device tests (the capped ones too); 2 KiB and 8 MiB test
+#                                        parameters made on the GPU and on the CPU (the files
+#                                        must be identical)
 #          tools/gpu-32g-run.sh 32g      a synthetic 32 GiB C1, the recording, INSECURE parameters
 #                                        made on the GPU (47 GB on disk), then cuzk-daemon on them:
 #                                        preload, a warm-up proof, one proof alone, `cuzk porep
@@ -22,7 +23,12 @@
 #                                        (COUNT, default 2), then 2 in flight x 2, each verified
 #          tools/gpu-32g-run.sh winning-busy   32 GiB PoRep parameters made on the GPU, then
 #                                        WinningPoSt alone and while 2 PoRep C2 jobs prove
-#          SIZE=2KiB PARAMS_BACKEND=cpu BACKEND=cpu ... wpost|snap|winning-busy   the same flow
+#          tools/gpu-32g-run.sh capped   32 GiB PoRep parameters made on the GPU, then one daemon
+#                                        per [gpus] memory_limit in LIMITS (default "0 24GiB
+#                                        16GiB": uncapped, then the bases streamed from host
+#                                        memory): preload, (uncapped: a warm-up), COUNT (default
+#                                        1) proofs, each verified; GPU memory sampled per limit
+#          SIZE=2KiB PARAMS_BACKEND=cpu BACKEND=cpu ... wpost|snap|winning-busy|capped   the same flow
 #                                        at a test size on a machine without a GPU (a dry run;
 #                                        KEEP_PARAMS=1: use the parameters in $WORK/params)
 # Logs and a summary under $OUT; the work files in $WORK (default /tmp/cuzk-32g, ~55 GB).
@@ -72,7 +78,7 @@ if [[ "${1:-}" == "small" ]]; then
   { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv; nproc
     free -g; df -h "$WORK"; } 2>&1 | tee "$OUT/machine.txt"
   run gpu_tests 240 "$B/gpu_tests" --gtest_brief=1 \
-    --gtest_filter="${GPU_TESTS_FILTER:-DeviceSetup*:DeviceSpmv*:*GpuProof*:DeviceQuotient*}"
+    --gtest_filter="${GPU_TESTS_FILTER:-DeviceSetup*:DeviceSpmv*:*GpuProof*:DeviceQuotient*:StreamedMsm*:*DeviceMemory*}"
   for size in 2KiB 8MiB; do
     for backend in gpu cpu; do
       rm -rf "$WORK/p-$backend-$size"
@@ -249,5 +255,67 @@ TOML
   sort -t, -k2 -n "$OUT/gpu.csv" | tail -1 | sed 's/^/peak GPU memory sample: /' | tee -a "$OUT/summary.txt"
   exit 0
 fi
-echo "usage: $0 --pack | small | 32g | wpost | snap | winning-busy" >&2
+# One daemon under [gpus] memory_limit = $2 ("0": the device's memory): preload, a warm-up when
+# uncapped (the first proof uploads the bases), COUNT proofs each verified, metrics, peaks.
+capped_daemon() {  # tag, memory_limit
+  local tag=$1 limit=$2 sock=$WORK/cuzk-$1.sock
+  local value="\"$limit\""
+  [[ $limit == 0 ]] && value=0
+  cat > "$WORK/cuzk-$tag.toml" <<TOML
+[daemon]
+listen = "unix://$sock"
+[srs]
+param_cache = "$WORK/params"
+allow_insecure_params = true
+[pce]
+cache_dir = "$WORK/pce"
+[gpus]
+backend = "${BACKEND:-gpu}"
+memory_limit = $value
+[synthesis]
+workers = ${SYNTH_WORKERS:-2}
+TOML
+  local smi=
+  if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
+      > "$OUT/gpu-$tag.csv" 2>&1 &
+    smi=$!
+  fi
+  "$B/cuzk-daemon" --config "$WORK/cuzk-$tag.toml" > "$OUT/daemon-$tag.log" 2>&1 &
+  local daemon=$!
+  for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
+  local bench=("$B/cuzk-bench" --addr "unix://$sock")
+  run "preload-$tag" 150 "${bench[@]}" preload --circuit "porep-$SHORT"
+  [[ $limit == 0 ]] && run "warmup-$tag" 150 "${bench[@]}" single --c1 "$C1" --out "$WORK/warm.bin"
+  for i in $(seq "${COUNT:-1}"); do
+    run "single-$tag-$i" 300 "${bench[@]}" single --c1 "$C1" --out "$WORK/proof-$tag-$i.bin" &&
+      run "verify-$tag-$i" 60 "$B/cuzk" porep verify --c1 "$C1" --params "$WORK/params" \
+        --proof "$WORK/proof-$tag-$i.bin" --allow-insecure-params
+  done
+  "${bench[@]}" metrics > "$OUT/metrics-$tag.txt" 2>&1
+  grep -E "^cuzk_gpu_memory_limit_bytes|phase_seconds_sum" "$OUT/metrics-$tag.txt" | head -12 \
+    | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
+  grep -E "VmHWM" "/proc/$daemon/status" | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
+  kill -TERM "$daemon"; wait "$daemon"
+  [[ -z $smi ]] && return 0
+  kill "$smi" 2>/dev/null
+  sort -t, -k2 -n "$OUT/gpu-$tag.csv" | tail -1 | sed "s/^/$tag: peak GPU memory sample: /" |
+    tee -a "$OUT/summary.txt"
+}
+
+if [[ "${1:-}" == "capped" ]]; then
+  machine
+  run c1 120 "$B/cuzk" c1 synthetic --sector-size "$SIZE" --out "$C1" || exit 1
+  [[ -n "${KEEP_PARAMS:-}" ]] || { rm -rf "$WORK/params" "$WORK/pce"
+  run params-porep-$SHORT 330 "$B/cuzk" porep params --sector-size "$SIZE" --backend "${PARAMS_BACKEND:-gpu}" \
+    --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 $SHORT" || exit 1; }
+  for limit in ${LIMITS:-0 24GiB 16GiB}; do
+    tag=cap-$limit
+    [[ $limit == 0 ]] && tag=uncapped
+    capped_daemon "$tag" "$limit"
+  done
+  grep -H "^timings" "$OUT"/single-*.log | sed "s|^$OUT/||" | tee -a "$OUT/summary.txt"
+  exit 0
+fi
+echo "usage: $0 --pack | small | 32g | wpost | snap | winning-busy | capped" >&2
 exit 2

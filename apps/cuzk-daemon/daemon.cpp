@@ -133,6 +133,8 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
            {{"version", CUZK_VERSION},
             {"listen", config.listen.grpc_uri()},
             {"backend", ec.backend},
+            {"gpu_memory_limit",
+             ec.gpu_memory_limit == 0 ? "device" : server::format_size(ec.gpu_memory_limit)},
             {"param_cache", ec.param_cache.string()},
             {"memory_budget", server::format_size(ec.memory_budget_bytes)},
             {"memory_budget_origin", config.memory_budget_origin},

@@ -45,8 +45,11 @@ struct EngineConfig {
   uint64_t memory_budget_bytes = 0;  // 0: no limit
   std::string backend = "auto";      // cpu | gpu | auto
   std::vector<int> gpus;             // device ordinals; empty: all
-  unsigned cpu_workers = 1;          // prover workers when there is no GPU
-  unsigned synthesis_workers = 1;    // partitions synthesized concurrently
+  // [gpus] memory_limit: device bytes each GPU backend may use (0: the device's memory). Under
+  // it a proof streams the proving key's bases from host memory (gpu/memory_plan.hpp).
+  uint64_t gpu_memory_limit = 0;
+  unsigned cpu_workers = 1;        // prover workers when there is no GPU
+  unsigned synthesis_workers = 1;  // partitions synthesized concurrently
   unsigned synthesis_lookahead =
       1;                 // synthesized partitions waiting for a prover, plus one per worker
   unsigned threads = 0;  // thread pool size for synthesis/CPU proving; 0: all cores

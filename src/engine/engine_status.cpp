@@ -67,6 +67,9 @@ void Engine::Impl::declare_metrics() {
       T::kGauge);
   metrics.declare("cuzk_queue_jobs_by_priority", "Jobs by priority and state (pending, running).",
                   T::kGauge);
+  metrics.declare("cuzk_gpu_memory_limit_bytes",
+                  "[gpus] memory_limit: device bytes each GPU prover may use (0: the device's).",
+                  T::kGauge);
   metrics.declare("cuzk_device_memory_bytes",
                   "Device memory by use (srs, pce, working_set as the engine accounts them; total "
                   "and free from the driver).",

@@ -74,14 +74,14 @@ std::vector<std::string> plan_provers(std::string_view backend, std::span<const 
 }
 
 std::unique_ptr<ProverBackend> make_backend(std::string_view kind, ThreadPool& pool,
-                                            std::string* note) {
+                                            std::string* note, uint64_t gpu_memory_limit) {
   const auto say = [&](const std::string& s) {
     if (note != nullptr) *note = s;
   };
   if (kind == "auto") {
     std::string why;
     const std::string chosen = plan_provers("auto", {}, &why).front();
-    auto b = make_backend(chosen, pool, nullptr);
+    auto b = make_backend(chosen, pool, nullptr, gpu_memory_limit);
     say(b->name() + ": auto (" + why + ")");
     return b;
   }
@@ -93,11 +93,17 @@ std::unique_ptr<ProverBackend> make_backend(std::string_view kind, ThreadPool& p
     throw std::invalid_argument("backend: '" + std::string(kind) + "' (want cpu, gpu[:N], auto)");
   const int ordinal = parse_ordinal(kind);
 #if defined(CUZK_HAVE_CUDA)
-  auto b = std::make_unique<gpu::GpuBackend>(ordinal);
-  say(b->name() + ": requested");
+  gpu::GpuBackendOptions options;
+  options.memory_limit = gpu_memory_limit;
+  options.pool = &pool;
+  auto b = std::make_unique<gpu::GpuBackend>(ordinal, options);
+  say(b->name() + ": requested" +
+      (gpu_memory_limit != 0 ? ", memory_limit " + std::to_string(gpu_memory_limit) + " bytes"
+                             : std::string()));
   return b;
 #else
   (void)ordinal;
+  (void)gpu_memory_limit;
   throw std::runtime_error("backend: this build has no CUDA support (configure with CUZK_CUDA=ON)");
 #endif
 }

@@ -2,6 +2,7 @@
 // configurations: without CUDA (CUZK_HAVE_CUDA undefined) "gpu" throws and "auto" is the CPU.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -17,8 +18,11 @@ namespace cuzk::groth16 {
 // kind: "cpu"; "gpu" or "gpu:N" (device ordinal N, default 0; std::runtime_error when the build
 // has no CUDA or the device is missing); "auto" (device 0 when present, else the CPU).
 // std::invalid_argument for anything else. `note` (optional) says what was chosen and why.
+// gpu_memory_limit: device bytes a GPU backend may use (0: the device's; [gpus] memory_limit);
+// the GPU backend uses `pool` for streamed bases' host copies and its CPU SpMV fallback.
 std::unique_ptr<ProverBackend> make_backend(std::string_view kind, ThreadPool& pool,
-                                            std::string* note = nullptr);
+                                            std::string* note = nullptr,
+                                            uint64_t gpu_memory_limit = 0);
 
 // "gpu" asked for and no device to use (none found, or the build has no CUDA): the machine's
 // state rather than a bad configuration, so the daemon stays up and reports it (NOT_SERVING).

@@ -1,7 +1,8 @@
 // RAII owners of device memory, pinned host memory, streams and events: the only places in cuzk
 // where cudaMalloc, cudaFree, cudaHostAlloc, cudaStreamCreate and cudaEventCreate appear.
 // Allocation failures throw CudaError (out_of_memory() true for cudaErrorMemoryAllocation) and
-// carry the requested size.
+// carry the requested size. A DeviceBuffer allocated inside a DeviceMemoryCap::Scope is charged
+// to that cap ([gpus] memory_limit) and refunds it when freed.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -11,6 +12,7 @@
 #include <utility>
 
 #include "gpu/cuda_check.hpp"
+#include "gpu/device_memory_cap.hpp"
 
 namespace cuzk::gpu {
 
@@ -24,12 +26,15 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   DeviceBuffer(DeviceBuffer&& o) noexcept
-      : d_ptr_(std::exchange(o.d_ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+      : d_ptr_(std::exchange(o.d_ptr_, nullptr)),
+        size_(std::exchange(o.size_, 0)),
+        cap_(std::exchange(o.cap_, nullptr)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
       d_ptr_ = std::exchange(o.d_ptr_, nullptr);
       size_ = std::exchange(o.size_, 0);
+      cap_ = std::exchange(o.cap_, nullptr);
     }
     return *this;
   }
@@ -41,15 +46,27 @@ class DeviceBuffer {
   void allocate(size_t n) {
     release();
     if (n == 0) return;
+    DeviceMemoryCap* const cap = DeviceMemoryCap::current();
+    if (cap != nullptr) cap->charge(n * sizeof(T));  // throws past the cap
     void* p = nullptr;
-    CUZK_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    try {
+      CUZK_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
+    } catch (...) {
+      if (cap != nullptr) cap->refund(n * sizeof(T));
+      throw;
+    }
     d_ptr_ = static_cast<T*>(p);
     size_ = n;
+    cap_ = cap;
   }
   void release() noexcept {
-    if (d_ptr_ != nullptr) cudaFree(d_ptr_);
+    if (d_ptr_ != nullptr) {
+      cudaFree(d_ptr_);
+      if (cap_ != nullptr) cap_->refund(bytes());
+    }
     d_ptr_ = nullptr;
     size_ = 0;
+    cap_ = nullptr;
   }
 
   T* get() const { return d_ptr_; }
@@ -73,6 +90,7 @@ class DeviceBuffer {
  private:
   T* d_ptr_ = nullptr;
   size_t size_ = 0;
+  DeviceMemoryCap* cap_ = nullptr;  // charged with bytes() while allocated
 };
 
 // n elements of T in page-locked host memory (cudaHostAlloc): copies to and from the device run

@@ -1,6 +1,8 @@
 // DeviceCircuit::upload and bytes (gpu/spmv.hpp).
 #include "gpu/spmv.hpp"
 
+#include <algorithm>
+
 namespace cuzk::gpu {
 
 void DeviceCircuit::upload(const pce::RecordedCircuit& rc, cudaStream_t s) {
@@ -36,6 +38,20 @@ uint64_t DeviceCircuit::bytes() const {
                b_aux_density.bytes();
   for (int k = 0; k < 3; ++k)
     b += row_ptr[k].bytes() + cols[k].bytes() + coeffs[k].bytes();
+  return b;
+}
+
+uint64_t DeviceCircuit::bytes_for(const pce::RecordedCircuit& rc) {
+  const auto words = [](const DensityTracker& d) {
+    return std::max<uint64_t>(1, d.words().size()) * sizeof(uint64_t);
+  };
+  uint64_t b = rc.coefficients.size() * sizeof(Fr) + words(rc.a_aux_density) +
+               words(rc.b_input_density) + words(rc.b_aux_density);
+  for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c}) {
+    b += m->row_ptr.size() * sizeof(uint32_t) +
+         std::max<uint64_t>(1, m->cols.size()) * sizeof(uint32_t) +
+         std::max<uint64_t>(1, m->coeffs.size()) * sizeof(pce::CoefficientIndex);
+  }
   return b;
 }
 

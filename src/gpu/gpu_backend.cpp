@@ -11,7 +11,8 @@
 
 namespace cuzk::gpu {
 
-GpuBackend::GpuBackend(int device) {
+GpuBackend::GpuBackend(int device, GpuBackendOptions options)
+    : cap_(options.memory_limit), options_(options), streamer_(device, options.pool) {
   const int count = device_count();
   if (count == 0) {
     throw std::runtime_error("GpuBackend: no CUDA device (cudaGetDeviceCount found none)");
@@ -22,6 +23,7 @@ GpuBackend::GpuBackend(int device) {
   }
   info_ = list_devices().at(static_cast<size_t>(device));
   activate();
+  DeviceMemoryCap::Scope charged(cap_);
   stream_ = std::make_unique<Stream>();
   ntt_ = std::make_unique<NttEngine>(stream_->get());
 }
@@ -42,6 +44,10 @@ std::string GpuBackend::name() const {
 void GpuBackend::clear_caches() {
   std::lock_guard lock(mu_);
   activate();
+  clear_locked();
+}
+
+void GpuBackend::clear_locked() {
   g1_bases_.clear();
   g2_bases_.clear();
   ntt_->release_tables();
@@ -55,27 +61,61 @@ void GpuBackend::clear_caches() {
   witness_scratch_ = WitnessScratch();
   for (auto& d : d_given_density_)
     d.release();
+  d_flag_.release();
+  streamer_.release_device();
+  last_plan_key_.clear();
+}
+
+MemoryPlan GpuBackend::last_plan() const {
+  std::lock_guard lock(mu_);
+  return last_plan_;
+}
+
+MemoryPlan GpuBackend::plan_for(const groth16::Parameters& params,
+                                const groth16::PartitionInput& in) {
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  return plan_locked(params, in);
 }
 
 groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
                                  const groth16::PartitionInput& in,
                                  const groth16::ProofRandomness& rand,
                                  groth16::ProverTiming* timing) {
+  groth16::ProverTiming local;
+  groth16::ProverTiming& t = timing != nullptr ? *timing : local;
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  MemoryPlan plan = plan_locked(params, in);
+  if (!plan.all_resident && options_.adjust_plan) options_.adjust_plan(plan);
+  const std::string key = plan.layout_key();
+  if (key != last_plan_key_) {
+    // Another layout: what the previous one cached may not fit beside this one's buffers.
+    if (!last_plan_key_.empty()) clear_locked();
+    last_plan_key_ = key;
+  }
+  last_plan_ = plan;
+  if (plan.all_resident) return prove_resident(params, in, rand, t);
+  return prove_planned(params, in, rand, t, plan);
+}
+
+groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
+                                          const groth16::PartitionInput& in,
+                                          const groth16::ProofRandomness& rand,
+                                          groth16::ProverTiming& t) {
   using Clock = std::chrono::steady_clock;
   const auto since = [](Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
   };
   const auto t_start = Clock::now();
-  groth16::ProverTiming local;
-  groth16::ProverTiming& t = timing != nullptr ? *timing : local;
-  groth16::check_partition_fits(params, in);
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
   const size_t n = domain.size();
 
-  std::lock_guard lock(mu_);
-  activate();
   const cudaStream_t s = stream_->get();
   Event start, uploaded, evaluated, quotient_done;
   start.record(s);
@@ -168,6 +208,7 @@ std::vector<Fr> GpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> 
                                              QuotientTiming* timing) {
   std::lock_guard lock(mu_);
   activate();
+  DeviceMemoryCap::Scope charged(cap_);
   return gpu::coset_ab_minus_c(a, b, c, domain, *ntt_, timing);
 }
 
@@ -197,6 +238,10 @@ Jacobian<Curve> GpuBackend::msm(BasesCache<Curve>& cache, std::span<const Affine
   last_msm_ = MsmStats{};
   if (scalars.empty() || bases.empty()) return Jacobian<Curve>::identity();
   activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  // After a planned proof, these cached bases are not in the next plan's layout: the next
+  // proof starts from empty caches.
+  if (!last_plan_key_.empty() && last_plan_key_ != "resident") last_plan_key_ = "single msm";
   const cudaStream_t s = stream_->get();
   const Affine<Curve>* d_bases = cache.get(bases, s);
   d_scalars_.reserve(scalars.size());

@@ -7,11 +7,19 @@
 // witness (a few hundred MB for a 32 GiB PoRep partition) crosses PCIe per proof. Proofs equal
 // CpuBackend's byte for byte.
 //
+// With a memory limit ([gpus] memory_limit), or on a device too small for all of that, each proof
+// follows a device memory plan (memory_plan.hpp): the largest sections' bases stream from host
+// memory in chunks overlapped with the MSMs (msm_stream.hpp), the SpMV may fall back to the CPU
+// and the H chain to two vectors; every device allocation the backend makes is charged to the
+// limit (device_memory_cap.hpp) and one past it fails as out of memory. When everything fits,
+// the resident path runs unchanged.
+//
 // Construction throws std::runtime_error when CUDA reports no such device. CUDA failures surface
 // as CudaError (a std::runtime_error naming the call site; out_of_memory() for exhausted device
 // memory). One call at a time per backend (a mutex serialises them).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,16 +27,29 @@
 #include "gpu/bases_cache.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
+#include "gpu/device_memory_cap.hpp"
+#include "gpu/memory_plan.hpp"
 #include "gpu/msm.hpp"
+#include "gpu/msm_stream.hpp"
 #include "gpu/ntt.hpp"
 #include "gpu/spmv.hpp"
 #include "groth16/backend.hpp"
+#include "util/thread_pool.hpp"
 
 namespace cuzk::gpu {
 
+struct GpuBackendOptions {
+  uint64_t memory_limit = 0;   // bytes of the device this backend may use; 0: the device's
+  ThreadPool* pool = nullptr;  // host copies of streamed bases, the CPU SpMV fallback; null: none
+  uint64_t max_chunk_scalars = kMaxChunkScalars;  // MSM chunks at most (tests force small ones)
+  // Tests: alters a plan that is not all_resident before the proof follows it, to force a
+  // fallback (only towards less device memory: host SpMV, two vectors, streamed sections).
+  std::function<void(MemoryPlan&)> adjust_plan;
+};
+
 class GpuBackend final : public groth16::ProverBackend {
  public:
-  explicit GpuBackend(int device = 0);
+  explicit GpuBackend(int device = 0, GpuBackendOptions options = {});
   ~GpuBackend() override;
 
   std::string name() const override;
@@ -47,6 +68,14 @@ class GpuBackend final : public groth16::ProverBackend {
 
   const DeviceInfo& device() const { return info_; }
   const MsmStats& last_msm() const { return last_msm_; }
+  uint64_t memory_limit() const { return options_.memory_limit; }
+  // Device bytes this backend holds now, and at most since construction.
+  uint64_t memory_in_use() const { return cap_.in_use(); }
+  uint64_t memory_peak() const { return cap_.peak(); }
+  // The plan of the last proof (all_resident when nothing streamed).
+  MemoryPlan last_plan() const;
+  // The plan a proof of `in` over `params` would follow now.
+  MemoryPlan plan_for(const groth16::Parameters& params, const groth16::PartitionInput& in);
   // Frees the cached points, twiddle tables and scratch.
   void clear_caches();
 
@@ -59,9 +88,21 @@ class GpuBackend final : public groth16::ProverBackend {
   Jacobian<Curve> msm_resident(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
                                const Fr* d_scalars, size_t n, const uint64_t* d_density);
   void activate() const;
+  groth16::Proof prove_resident(const groth16::Parameters& params,
+                                const groth16::PartitionInput& in,
+                                const groth16::ProofRandomness& rand, groth16::ProverTiming& t);
+  // gpu_backend_planned.cpp: the three-phase proof of a capped device.
+  groth16::Proof prove_planned(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                               const groth16::ProofRandomness& rand, groth16::ProverTiming& t,
+                               const MemoryPlan& plan);
+  MemoryPlan plan_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
+  void clear_locked();
 
+  // First member: the buffers below refund it when they are freed.
+  DeviceMemoryCap cap_;
+  GpuBackendOptions options_;
   DeviceInfo info_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::unique_ptr<Stream> stream_;
   std::unique_ptr<NttEngine> ntt_;
   MsmWorkspace ws_;
@@ -75,7 +116,10 @@ class GpuBackend final : public groth16::ProverBackend {
   WitnessScratch witness_scratch_;
   DeviceBuffer<uint64_t> d_given_density_[3];
   DeviceBuffer<unsigned long long> d_flag_;
+  BaseStreamer streamer_;
   MsmStats last_msm_;
+  MemoryPlan last_plan_;
+  std::string last_plan_key_;  // the summary of the plan the caches were laid out for
 };
 
 }  // namespace cuzk::gpu

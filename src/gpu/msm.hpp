@@ -31,6 +31,7 @@
 #include "ec/xyzz.hpp"
 #include "ff/fr.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/msm_window.hpp"
 
 namespace cuzk::gpu {
 
@@ -57,10 +58,6 @@ struct MsmStats {
   // (tasks, tree, bucket sums), window reduction + download.
   float sort_ms = 0, accumulate_ms = 0, reduce_ms = 0;
 };
-
-// Window width for n full-width scalars: minimises ceil(256/c) (n + 3 2^c), the bucket
-// additions plus the reduction, capped at 16 up to 2^24 and 18 beyond (measured; msm.cpp).
-unsigned msm_window_bits(size_t n);
 
 // sum_i scalars[i] * bases[index ? index[i] : i] over n scalars (Montgomery form), all arrays in
 // device memory. window_bits 0 = msm_window_bits(n); otherwise 2..21. Synchronises `stream`.

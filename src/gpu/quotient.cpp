@@ -43,6 +43,17 @@ void quotient_in_place(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain
   run_chain(d_a, d_b, d_c, domain, ntt, nullptr);
 }
 
+void quotient_to_coset(Fr* d_v, const EvaluationDomain& domain, NttEngine& ntt) {
+  ntt.dif(d_v, domain.log_size(), domain.omega_inv());
+  ntt.dit_scaled(d_v, domain.log_size(), domain.omega(), domain.g(), domain.n_inv());
+}
+
+void quotient_from_coset(Fr* d_a, const EvaluationDomain& domain, NttEngine& ntt) {
+  ntt.dif(d_a, domain.log_size(), domain.omega_inv());
+  ntt.bit_reverse_scaled(d_a, domain.log_size(), domain.g_inv(),
+                         domain.n_inv() * domain.z_on_coset().inv());
+}
+
 std::vector<Fr> groth16_quotient(std::span<const Fr> a, std::span<const Fr> b,
                                  std::span<const Fr> c, const EvaluationDomain& domain,
                                  NttEngine& ntt, QuotientTiming* timing) {

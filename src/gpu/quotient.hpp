@@ -30,4 +30,11 @@ std::vector<Fr> coset_ab_minus_c(std::span<const Fr> a, std::span<const Fr> b,
 // coefficients of h in natural order (d_b and d_c are clobbered). Asynchronous on ntt.stream().
 void quotient_in_place(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain, NttEngine& ntt);
 
+// The same chain one vector at a time (a capped device holds two of the three; memory_plan.hpp):
+// to_coset takes n natural evaluations to the coset evaluations quotient_in_place multiplies
+// (each of a, b, c); then a b - c pointwise (ntt_detail::launch_ab_minus_c, in ranges); then
+// from_coset takes that product to the n coefficients of h in natural order. Asynchronous.
+void quotient_to_coset(Fr* d_v, const EvaluationDomain& domain, NttEngine& ntt);
+void quotient_from_coset(Fr* d_a, const EvaluationDomain& domain, NttEngine& ntt);
+
 }  // namespace cuzk::gpu

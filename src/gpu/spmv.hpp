@@ -28,6 +28,8 @@ struct DeviceCircuit {
   // Uploads `rc` (synchronises `s`). CudaError when device memory runs out.
   void upload(const pce::RecordedCircuit& rc, cudaStream_t s);
   uint64_t bytes() const;
+  // bytes() after upload(rc), without uploading (the device memory plan's input).
+  static uint64_t bytes_for(const pce::RecordedCircuit& rc);
 };
 
 // The compact witness on the device, expanded: w[0, inputs) = the inputs, w[inputs + j] = aux j.

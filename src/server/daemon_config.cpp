@@ -66,7 +66,7 @@ const std::vector<Section>& schema() {
       {"memory",
        {"total_budget", "safety_margin", "eviction_min_idle", "pinned_budget",
         "working_memory_budget"}},
-      {"gpus", {"devices", "gpu_workers_per_device", "backend", "gpu_threads"}},
+      {"gpus", {"devices", "gpu_workers_per_device", "backend", "gpu_threads", "memory_limit"}},
       {"scheduler", {"max_batch_size", "max_batch_wait_ms", "sort_by_type"}},
       {"synthesis", {"threads", "workers", "partition_workers"}},
       {"pipeline", {"enabled", "synthesis_lookahead", "synthesis_concurrency", "verify_proofs"}},
@@ -215,6 +215,15 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
       if (e.cpu_workers == 0) r.fail(&n, where, "must be at least 1");
     } else if (key == "backend") {
       e.backend = r.one_of(n, where, {"auto", "cpu", "gpu"});
+    } else if (key == "memory_limit") {
+      // Device bytes each GPU prover may use; 0: the device's. Below 1 GiB no 32 GiB-class
+      // partition could run, and a unit slip ("16" for 16 GiB) is the likelier meaning.
+      e.gpu_memory_limit = r.size(n, where);
+      if (e.gpu_memory_limit != 0 && e.gpu_memory_limit < kGiB) {
+        r.fail(&n, where,
+               "must be 0 (the device's memory) or at least 1GiB, got " +
+                   std::to_string(e.gpu_memory_limit) + " bytes");
+      }
     } else {
       ignored("the CPU side of GPU proving uses [synthesis] threads");
     }
@@ -509,6 +518,7 @@ std::string to_toml(const DaemonConfig& c) {
            {"devices", devices},
            {"gpu_workers_per_device", i64(e.cpu_workers)},
            {"backend", e.backend},
+           {"memory_limit", i64(e.gpu_memory_limit)},
        }},
       {"scheduler",
        toml::table{

@@ -196,6 +196,28 @@ TEST(DaemonConfig, MemoryBudgetForms) {
             std::string::npos);
 }
 
+// [gpus] memory_limit: a size string or bytes, 0 for the device's memory; a value under 1 GiB
+// (a unit slip), a negative number or a word is refused naming the key.
+TEST(DaemonConfig, GpuMemoryLimitForms) {
+  EXPECT_EQ(parse("").engine.gpu_memory_limit, 0u);
+  EXPECT_EQ(parse("[gpus]\nmemory_limit = \"16GiB\"").engine.gpu_memory_limit, 16 * kGiB);
+  EXPECT_EQ(parse("[gpus]\nmemory_limit = \"24GiB\"").engine.gpu_memory_limit, 24 * kGiB);
+  EXPECT_EQ(parse("[gpus]\nmemory_limit = 25769803776").engine.gpu_memory_limit, 24 * kGiB);
+  EXPECT_EQ(parse("[gpus]\nmemory_limit = 0").engine.gpu_memory_limit, 0u);
+  EXPECT_EQ(parse("[gpus]\nmemory_limit = \"1GiB\"").engine.gpu_memory_limit, kGiB);
+  const std::string small = error_of("[gpus]\nmemory_limit = \"512MiB\"");
+  EXPECT_NE(small.find("test.toml:2: [gpus] memory_limit: must be 0"), std::string::npos) << small;
+  EXPECT_NE(small.find("536870912 bytes"), std::string::npos) << small;
+  EXPECT_NE(error_of("[gpus]\nmemory_limit = 16").find("at least 1GiB"), std::string::npos);
+  EXPECT_NE(error_of("[gpus]\nmemory_limit = -1").find("[gpus] memory_limit"), std::string::npos);
+  EXPECT_NE(error_of("[gpus]\nmemory_limit = \"lots\"").find("[gpus] memory_limit"),
+            std::string::npos);
+  EXPECT_NE(error_of("[gpus]\nmemory_limit = true").find("[gpus] memory_limit"), std::string::npos);
+  // It survives the printed form.
+  const DaemonConfig c = parse("[gpus]\nmemory_limit = \"16GiB\"");
+  EXPECT_EQ(parse(to_toml(c)).engine.gpu_memory_limit, 16 * kGiB);
+}
+
 TEST(DaemonConfig, PipelineDisabledMeansOneWorkerAndTheShortestQueue) {
   const DaemonConfig c =
       parse("[pipeline]\nenabled = false\nsynthesis_lookahead = 8\n[synthesis]\nworkers = 4");

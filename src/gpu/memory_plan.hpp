@@ -1,0 +1,114 @@
+// The device memory plan of one partition proof (host-only: no CUDA, unit-tested in CI). Given
+// what the backend may use of the device (`[gpus] memory_limit`, or the device's memory), the
+// proving key's MSM sections, the recorded circuit and the partition's working set, it decides
+// what stays resident and what streams:
+//   - everything resident (the path of today: bases cached on the device, whole MSMs) when it
+//     fits; nothing else changes then;
+//   - otherwise the proof runs in three phases (SpMV, H chain, MSMs) freeing between them what
+//     the next does not need, every MSM runs in chunks of chunk_scalars scalars (bounding the
+//     MSM's scratch), and the bases of the largest sections stream from host memory through two
+//     staging slots while the smallest stay resident as room allows;
+//   - if that is still too large, in this order: the witness leaves the device during the H
+//     chain (expanded again from the compact witness after it), a, b, c are evaluated on the host
+//     (CPU SpMV) instead of the device (the recorded circuit leaves the device), and the H chain
+//     holds two vectors (c is transformed first and parked on the host).
+// A cap below the smallest working set is a DeviceMemoryError naming the bytes needed.
+//
+// The model counts every buffer the backend allocates (gpu_backend.cpp, msm_digits.cu,
+// msm_classify.cu, msm_impl.cuh, ntt.cpp, spmv.cu) with its size rule; the backend charges real
+// allocations against the same cap (device_memory_cap.hpp), so a model that is short fails
+// loudly, never silently past the cap.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cuzk::gpu {
+
+// One run of proving-key points and the scalars summed over it.
+struct MsmSectionShape {
+  std::string name;           // "h", "l", "a", "b_g1", "b_g2"
+  uint64_t points = 0;        // bases
+  uint64_t scalars = 0;       // scalars of its largest msm_split (density: bits looked at)
+  uint32_t point_bytes = 0;   // sizeof(Affine) of its curve (G1 104, G2 200)
+  uint32_t bucket_bytes = 0;  // sizeof(Xyzz) of its curve (G1 192, G2 384)
+};
+
+struct ProverShape {
+  uint64_t domain = 0;  // n, a power of two
+  uint64_t inputs = 0, aux = 0;
+  uint64_t witness_values = 0;  // non-0/1 aux values of the compact witness
+  bool recorded = false;        // a, b, c come from a recorded circuit (else from the host)
+  uint64_t pce_bytes = 0;       // that circuit on the device (DeviceCircuit::bytes)
+  std::vector<MsmSectionShape> sections;
+};
+
+struct SectionPlan {
+  std::string name;
+  uint64_t bytes = 0;  // its bases on the device
+  bool resident = false;
+};
+
+struct MemoryPlan {
+  uint64_t cap = 0;
+  bool all_resident = false;         // today's path; nothing below applies
+  bool spmv_on_device = true;        // false: a, b, c from the host (CPU SpMV or given)
+  bool witness_during_chain = true;  // false: w freed before the H chain, expanded after it
+  bool chain_two_vectors = false;    // H chain with a and b on the device, c parked on the host
+  uint64_t chunk_scalars = 0;        // scalars per MSM chunk, a multiple of 64
+  uint64_t ring_bytes = 0;           // both staging slots of streamed bases (0: none streams)
+  std::vector<SectionPlan> sections;
+  uint64_t spmv_peak = 0, chain_peak = 0, msm_peak = 0;  // bytes on the device in each phase
+
+  uint64_t peak() const;
+  bool streams() const;  // some section's bases stream from the host
+  bool resident(const std::string& section) const;
+  // The decisions alone ("resident", or the flags, chunk and resident sections): two plans with
+  // the same key lay the device out alike (the backend keeps its caches between them).
+  std::string layout_key() const;
+  // One line: the decisions and the peaks, in GiB.
+  std::string summary() const;
+};
+
+// A cap below what the smallest plan needs.
+class DeviceMemoryError : public std::runtime_error {
+ public:
+  DeviceMemoryError(uint64_t needed, uint64_t cap, const std::string& what);
+  uint64_t needed() const { return needed_; }
+  uint64_t cap() const { return cap_; }
+
+ private:
+  uint64_t needed_, cap_;
+};
+
+// Elements of H-chain vector c uploaded at a time for the pointwise step of a two-vector chain.
+inline constexpr uint64_t kChainChunkElements = uint64_t{1} << 23;
+// Scalars per MSM chunk at most (msm_split takes < 2^31). The plan halves the chunk from the
+// largest MSM down until it fits: wider chunks are faster per point (H200, 2026-11-30: G1 2^24
+// at c = 16 253 ms = 15.1 ns/point, 2^26 at c = 20 821 ms = 12.2 ns/point) but their scratch
+// grows with them (c = 20 above 2^24: 13 x 2^19 buckets).
+inline constexpr uint64_t kMaxChunkScalars = uint64_t{1} << 30;
+inline constexpr uint64_t kStreamChunkScalars = uint64_t{1} << 24;
+inline constexpr uint64_t kMinChunkScalars = uint64_t{1} << 16;
+
+// Device bytes of the MSM scratch (MsmWorkspace) after an MSM of `scalars` scalars whose points
+// sum in `bucket_bytes`-byte XYZZ buckets: an upper bound (every scalar in the tail).
+uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes);
+// NTT twiddle and power tables of the H chain at domain size n.
+uint64_t ntt_table_bytes(uint64_t n);
+// The expanded witness and its upload scratch.
+uint64_t witness_bytes(const ProverShape& s);
+// Everything resident, whole MSMs: today's peak.
+uint64_t resident_peak(const ProverShape& s);
+
+// cap: bytes of the device the backend may use (> 0). host_spmv: a CPU SpMV is available (the
+// backend has a thread pool). max_chunk: chunk scalars at most (tests force small chunks).
+MemoryPlan plan_device_memory(const ProverShape& shape, uint64_t cap, bool host_spmv,
+                              uint64_t max_chunk = kMaxChunkScalars);
+
+// "1.50 GiB".
+std::string gib(uint64_t bytes);
+
+}  // namespace cuzk::gpu

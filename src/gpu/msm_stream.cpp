@@ -1,0 +1,133 @@
+#include "gpu/msm_stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <future>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ec/g1.hpp"
+#include "ec/g2.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/msm_chunks.hpp"
+
+namespace cuzk::gpu {
+
+void BaseStreamer::reserve(size_t slot_bytes) {
+  if (copy_ == nullptr) {
+    copy_ = std::make_unique<Stream>();
+    for (auto& e : copied_)
+      e = std::make_unique<Event>();
+  }
+  for (int k = 0; k < 2; ++k) {
+    d_slot_[k].reserve(slot_bytes);
+    if (h_slot_[k].size() < slot_bytes) {
+      h_slot_[k] = PinnedBuffer<uint8_t>();  // the old one first: host memory for the new one
+      h_slot_[k] = PinnedBuffer<uint8_t>(slot_bytes);
+    }
+  }
+  slot_bytes_ = std::min(d_slot_[0].size(), h_slot_[0].size());
+}
+
+void BaseStreamer::release_device() {
+  for (auto& d : d_slot_)
+    d.release();
+  slot_bytes_ = 0;
+}
+
+void BaseStreamer::release() {
+  release_device();
+  for (auto& h : h_slot_)
+    h = PinnedBuffer<uint8_t>();
+}
+
+void BaseStreamer::host_copy(void* dst, const void* src, size_t bytes) const {
+  if (pool_ == nullptr || bytes < (size_t{8} << 20)) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  pool_->parallel_for(
+      bytes, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); }, size_t{4} << 20, 1);
+}
+
+template <class Curve>
+Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk, MsmWorkspace& ws,
+                                  cudaStream_t compute, MsmStats* stats) {
+  using Point = Affine<Curve>;
+  MsmStats total;
+  Jacobian<Curve> sum = Jacobian<Curve>::identity();
+  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.host_bases.size());
+  if (in.n == 0 || in.host_bases.empty()) {
+    if (stats != nullptr) *stats = total;
+    return sum;
+  }
+  const auto add = [&](const Point* d_bases, const MsmChunk& c) {
+    MsmStats st;
+    const uint64_t* d_density = in.d_density != nullptr ? in.d_density + c.s0 / 64 : nullptr;
+    sum += msm_split<Curve>(d_bases, in.d_scalars + c.s0, c.s1 - c.s0, d_density, ws, compute, &st);
+    total.scalars += st.scalars;
+    total.ones += st.ones;
+    total.pippenger += st.pippenger;
+    total.window_bits = st.window_bits;
+    total.windows = st.windows;
+    total.max_tasks = std::max(total.max_tasks, st.max_tasks);
+    total.sort_ms += st.sort_ms;
+    total.accumulate_ms += st.accumulate_ms;
+    total.reduce_ms += st.reduce_ms;
+  };
+  if (in.d_bases != nullptr) {
+    for (const MsmChunk& c : chunks)
+      add(in.d_bases + c.b0, c);
+    if (stats != nullptr) *stats = total;
+    return sum;
+  }
+  size_t most = 0;
+  for (const MsmChunk& c : chunks)
+    most = std::max(most, c.b1 - c.b0);
+  if (copy_ == nullptr || most * sizeof(Point) > slot_bytes_) {
+    throw std::invalid_argument("chunked msm: a chunk of " + std::to_string(most) +
+                                " bases needs " + std::to_string(most * sizeof(Point)) +
+                                "-byte slots, the streamer has " + std::to_string(slot_bytes_));
+  }
+  const cudaStream_t copy = copy_->get();
+  // Host copy of chunk k into pinned slot k % 2, once that slot's previous upload is done.
+  const auto fill = [&](size_t k) {
+    const MsmChunk& c = chunks[k];
+    CUZK_CUDA_CHECK(cudaSetDevice(device_));
+    if (k >= 2) copied_[k % 2]->sync();  // chunk k - 2 left this slot
+    host_copy(h_slot_[k % 2].get(), in.host_bases.data() + c.b0, (c.b1 - c.b0) * sizeof(Point));
+  };
+  const auto upload = [&](size_t k) {
+    const MsmChunk& c = chunks[k];
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[k % 2].get(), h_slot_[k % 2].get(),
+                                    (c.b1 - c.b0) * sizeof(Point), cudaMemcpyHostToDevice, copy));
+    copied_[k % 2]->record(copy);
+  };
+  fill(0);
+  upload(0);
+  std::future<void> next;
+  if (chunks.size() > 1) next = std::async(std::launch::async, fill, size_t{1});
+  for (size_t k = 0; k < chunks.size(); ++k) {
+    // Slot (k + 1) % 2 held chunk k - 1, whose MSM has returned (msm_split synchronises).
+    if (k + 1 < chunks.size()) {
+      next.get();
+      upload(k + 1);
+      if (k + 2 < chunks.size()) next = std::async(std::launch::async, fill, k + 2);
+    }
+    CUZK_CUDA_CHECK(cudaStreamWaitEvent(compute, copied_[k % 2]->get(), 0));
+    add(reinterpret_cast<const Point*>(d_slot_[k % 2].get()), chunks[k]);
+  }
+  // The last chunk's copy was waited for by its MSM; nothing is in flight on `copy` now.
+  if (stats != nullptr) *stats = total;
+  return sum;
+}
+
+template Jacobian<G1Curve> BaseStreamer::msm<G1Curve>(const ChunkedMsmInput<G1Curve>&, size_t,
+                                                      MsmWorkspace&, cudaStream_t, MsmStats*);
+template Jacobian<G2Curve> BaseStreamer::msm<G2Curve>(const ChunkedMsmInput<G2Curve>&, size_t,
+                                                      MsmWorkspace&, cudaStream_t, MsmStats*);
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,194 @@
+// GpuBackend under [gpus] memory_limit (memory_plan.hpp): caps that make the plan stream the
+// bases, and each forced fallback (witness re-expanded, host SpMV, two-vector H chain, every
+// section streamed or some resident), prove the CPU backend's bytes for the same r, s, and
+// verify; the backend never holds more than the cap; a cap below the working set and an
+// allocation past the cap are clear errors.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <random>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/gpu_backend.hpp"
+#include "gpu_test_util.hpp"
+#include "groth16/proof_io.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
+#include "msm_test_util.hpp"
+#include "pce/recording_cs.hpp"
+#include "pce/witness_cs.hpp"
+#include "random_circuit.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+using cuzk::testing::RandomCircuit;
+using testing::pool;
+
+GpuBackendOptions options(uint64_t limit, uint64_t max_chunk = 256) {
+  GpuBackendOptions o;
+  o.memory_limit = limit;
+  o.pool = &pool();
+  o.max_chunk_scalars = max_chunk;
+  return o;
+}
+
+groth16::ProofRandomness randomness(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  return {Fr::random(rng), Fr::random(rng)};
+}
+
+class CappedGpuProof : public testing::GpuTest {
+ protected:
+  static constexpr size_t kRows = 3000;  // domain 2^12: several 256-scalar chunks per MSM
+  void SetUp() override {
+    testing::GpuTest::SetUp();
+    if (IsSkipped()) return;
+    circuit_ = std::make_unique<RandomCircuit>(kRows, 4, 77);
+    params_ = groth16::generate_parameters_insecure(
+        *circuit_, groth16::ToxicWaste::insecure_from_seed("gpu capped"), pool());
+    pce::RecordingCS rec;
+    circuit_->synthesize(rec);
+    rc_ = std::make_unique<pce::RecordedCircuit>(
+        std::move(rec).finish({"random", kRows, "capped", 1}));
+    pce::WitnessCS wcs(&pool());
+    circuit_->synthesize(wcs);
+    witness_ = std::move(wcs).finish();
+    // The resident peak: what an uncapped backend plans for this partition.
+    GpuBackend probe(0, options(0, kMaxChunkScalars));
+    resident_ = probe.plan_for(params_, input()).peak();
+  }
+  groth16::PartitionInput input() const {
+    return groth16::PartitionInput::recorded(witness_, *rc_);
+  }
+  std::array<uint8_t, 192> cpu_proof(const groth16::ProofRandomness& r) {
+    groth16::CpuBackend cpu(pool());
+    return groth16::encode_proof(cpu.prove(params_, input(), r, nullptr));
+  }
+  // Proves under `limit` with chunks of at most 256 scalars and `adjust`, checks the bytes
+  // against the CPU's and the verifier, twice (the second reuses the layout), and the cap.
+  MemoryPlan prove_capped(uint64_t limit, std::function<void(MemoryPlan&)> adjust = nullptr) {
+    GpuBackendOptions o = options(limit);
+    o.adjust_plan = std::move(adjust);
+    GpuBackend gpu(0, o);
+    for (uint64_t seed : {11, 12}) {
+      const groth16::ProofRandomness r = randomness(seed);
+      const groth16::Proof got = gpu.prove(params_, input(), r, nullptr);
+      EXPECT_EQ(groth16::encode_proof(got), cpu_proof(r)) << gpu.last_plan().summary();
+      EXPECT_TRUE(groth16::verify_proof(groth16::prepare_verifying_key(params_.vk), got,
+                                        circuit_->public_inputs()));
+    }
+    EXPECT_LE(gpu.memory_peak(), limit) << gpu.last_plan().summary();
+    return gpu.last_plan();
+  }
+
+  std::unique_ptr<RandomCircuit> circuit_;
+  groth16::Parameters params_;
+  std::unique_ptr<pce::RecordedCircuit> rc_;
+  pce::CompactWitness witness_;
+  uint64_t resident_ = 0;
+};
+
+TEST_F(CappedGpuProof, UnderTheResidentPeakTheBasesStreamAndTheBytesAreTheCpus) {
+  const MemoryPlan p = prove_capped(resident_ - 1);
+  std::cout << p.summary() << "\n";
+  EXPECT_FALSE(p.all_resident);
+  EXPECT_EQ(p.chunk_scalars, 256u);
+}
+
+TEST_F(CappedGpuProof, JustAboveTheSmallestWorkingSet) {
+  // Bisect the smallest cap the plan accepts, then prove there.
+  uint64_t lo = 1, hi = resident_;
+  while (hi - lo > 4096) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    GpuBackend probe(0, options(mid));
+    try {
+      probe.plan_for(params_, input());
+      hi = mid;
+    } catch (const DeviceMemoryError&) {
+      lo = mid;
+    }
+  }
+  const MemoryPlan p = prove_capped(hi);
+  std::cout << "smallest cap " << hi << " bytes: " << p.summary() << "\n";
+  EXPECT_TRUE(p.streams());
+}
+
+// Every fallback forced on one partition: the same bytes each time.
+TEST_F(CappedGpuProof, EveryFallbackProvesTheSameBytes) {
+  const auto stream_all = [](MemoryPlan& p) {
+    for (SectionPlan& s : p.sections)
+      s.resident = false;
+  };
+  const auto keep_b = [](MemoryPlan& p) {
+    for (SectionPlan& s : p.sections)
+      s.resident = s.name == "b_g1" || s.name == "b_g2";
+  };
+  struct Case {
+    const char* name;
+    bool device_spmv, keep_w, two;
+  };
+  for (const Case c : {Case{"device spmv, w kept", true, true, false},
+                       Case{"device spmv, w re-expanded", true, false, false},
+                       Case{"host spmv", false, false, false},
+                       Case{"host spmv, two vectors", false, false, true}}) {
+    for (const auto& sections :
+         {std::function<void(MemoryPlan&)>(stream_all), std::function<void(MemoryPlan&)>(keep_b)}) {
+      SCOPED_TRACE(c.name);
+      const MemoryPlan p = prove_capped(resident_ - 1, [&](MemoryPlan& plan) {
+        plan.spmv_on_device = plan.spmv_on_device && c.device_spmv;
+        plan.witness_during_chain = plan.witness_during_chain && c.keep_w;
+        plan.chain_two_vectors = plan.chain_two_vectors || c.two;
+        sections(plan);
+      });
+      EXPECT_EQ(p.spmv_on_device, c.device_spmv);
+      EXPECT_EQ(p.chain_two_vectors, c.two);
+      EXPECT_TRUE(p.streams());
+    }
+  }
+}
+
+// The classic path (a, b, c from the host) under a cap.
+TEST_F(CappedGpuProof, ClassicAssignmentUnderACap) {
+  const GpuBackendOptions o = options(resident_ - 1, 128);
+  GpuBackend gpu(0, o);
+  groth16::CpuBackend cpu(pool());
+  const groth16::ProofRandomness r = randomness(21);
+  EXPECT_EQ(groth16::encode_proof(groth16::prove(params_, *circuit_, r, gpu, nullptr)),
+            groth16::encode_proof(groth16::prove(params_, *circuit_, r, cpu, nullptr)));
+  EXPECT_FALSE(gpu.last_plan().all_resident);
+  EXPECT_LE(gpu.memory_peak(), o.memory_limit);
+}
+
+TEST_F(CappedGpuProof, ACapBelowTheWorkingSetIsAClearError) {
+  GpuBackend gpu(0, options(1 << 20));
+  try {
+    gpu.prove(params_, input(), randomness(1), nullptr);
+    FAIL() << "proved under a 1 MiB cap";
+  } catch (const DeviceMemoryError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs at least"), std::string::npos) << e.what();
+    EXPECT_EQ(e.cap(), 1u << 20);
+  }
+  EXPECT_EQ(gpu.memory_in_use(), 0u);
+}
+
+// The single-MSM entry point is capped too: bases past the cap fail as out of memory.
+TEST_F(CappedGpuProof, AnAllocationPastTheCapFailsAsOutOfMemory) {
+  std::mt19937_64 rng(5);
+  const auto bases = msm_test::random_bases<G1Curve>(1 << 14, rng);  // 1.6 MiB
+  const std::vector<Fr> scalars = testing::random_frs(bases.size(), rng);
+  GpuBackend gpu(0, options(1 << 20));
+  try {
+    gpu.msm_g1(bases, scalars);
+    FAIL() << "uploaded 1.6 MiB of bases under a 1 MiB cap";
+  } catch (const CudaError& e) {
+    EXPECT_TRUE(e.out_of_memory()) << e.what();
+    EXPECT_NE(std::string(e.what()).find("memory_limit"), std::string::npos) << e.what();
+  }
+  gpu.clear_caches();
+  EXPECT_EQ(gpu.memory_in_use(), 0u);
+}
+
+}  // namespace
+}  // namespace cuzk::gpu

@@ -1,0 +1,252 @@
+// The device memory plan (gpu/memory_plan.hpp) with the real 32 GiB PoRep partition's sizes
+// (facts sheet 7: 130,278,869 rows, 328 inputs, 130,169,893 aux, A-aux density 129,753,292,
+// B-aux density 33,112,281 + ONE; perf-log 2026-12-01: 1,699,030 non-0/1 aux values, 5.90 GB
+// of matrices) and G1 / G2 affine points of 104 / 200 bytes (sizeof in ec/): what streams at
+// 16, 24, 80 GiB and 141 GB, every phase under the cap, and a clear error below the minimum.
+// Host-only: built and run without CUDA.
+#include "gpu/memory_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iostream>
+
+#include "gpu/msm_window.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+constexpr uint64_t kGiB = uint64_t{1} << 30;
+constexpr uint64_t kN = uint64_t{1} << 27;
+
+// The recorded 32 GiB circuit on the device: coefficient table, CSR of A, B, C (row offsets and
+// column indices 4 bytes, 16-bit coefficient indices), three density bitmaps.
+uint64_t pce_32g() {
+  const uint64_t rows = 130'278'869, nnz = 309'405'051ull + 130'327'340 + 282'656'500;
+  return 2466 * 32 + 3 * (rows + 1) * 4 + nnz * 4 + nnz * 2 + 3 * ((130'170'221 + 63) / 64) * 8;
+}
+
+ProverShape porep_32g() {
+  ProverShape s;
+  s.domain = kN;
+  s.inputs = 328;
+  s.aux = 130'169'893;
+  s.witness_values = 1'699'030;
+  s.recorded = true;
+  s.pce_bytes = pce_32g();
+  s.sections = {{"h", kN - 1, kN - 1, 104, 192},
+                {"l", s.aux, s.aux, 104, 192},
+                {"a", 328 + 129'753'292ull, s.aux, 104, 192},
+                {"b_g1", 1 + 33'112'281ull, s.aux, 104, 192},
+                {"b_g2", 1 + 33'112'281ull, s.aux, 200, 384}};
+  return s;
+}
+
+// Every phase under the cap, the streaming ring present exactly when something streams, and
+// the resident bases and the ring inside the MSM phase's peak.
+void expect_consistent(const ProverShape& shape, const MemoryPlan& p) {
+  EXPECT_LE(p.spmv_peak, p.cap);
+  EXPECT_LE(p.chain_peak, p.cap);
+  EXPECT_LE(p.msm_peak, p.cap);
+  EXPECT_LE(p.peak(), p.cap);
+  if (p.all_resident) return;
+  EXPECT_EQ(p.chunk_scalars % 64, 0u);
+  EXPECT_GE(p.chunk_scalars, 64u);
+  EXPECT_EQ(p.streams(), p.ring_bytes != 0);
+  uint64_t resident = 0;
+  for (size_t i = 0; i < p.sections.size(); ++i) {
+    const uint64_t bytes = shape.sections[i].points * shape.sections[i].point_bytes;
+    EXPECT_EQ(p.sections[i].bytes, bytes);
+    if (p.sections[i].resident) resident += bytes;
+  }
+  EXPECT_LE(resident + p.ring_bytes, p.msm_peak) << p.summary();
+}
+
+TEST(DeviceMemoryPlan, TheModelsMsmScratchIsAtLeastItsLargestBuffers) {
+  // 2^27 full scalars at c = 20: 13 windows of digits and entries (4 bytes each per scalar), the
+  // tail's scalars and indices, 13 x 2^19 buckets of 192 bytes.
+  ASSERT_EQ(msm_window_bits(kN), 20u);
+  const uint64_t floor = 2 * 13 * kN * 4 + kN * 36 + 13 * (uint64_t{1} << 19) * 192;
+  EXPECT_GE(msm_workspace_bytes(kN, 192), floor);
+  EXPECT_LT(msm_workspace_bytes(kN, 192), floor + 4 * kGiB);
+  EXPECT_LT(msm_workspace_bytes(1u << 20, 192), msm_workspace_bytes(1u << 24, 192));
+  EXPECT_LT(msm_workspace_bytes(1u << 24, 192), msm_workspace_bytes(1u << 24, 384));
+  EXPECT_EQ(msm_workspace_bytes(0, 192), 0u);
+}
+
+TEST(DeviceMemoryPlan, Porep32gStaysResidentOnTheH200) {
+  const ProverShape s = porep_32g();
+  // Bases 51.0 GB on the device (104-byte G1 points), PCE 5.9 GB, a, b, c 12.9 GB, w 4.2 GB,
+  // twiddles 4.3 GB, whole-MSM scratch ~26 GB (an upper bound: every scalar in the tail, the
+  // G2 query's buckets): 104 GB against the 96.4 GB peak sampled on the H200 (perf-log
+  // 2026-12-01).
+  const uint64_t peak = resident_peak(s);
+  std::cout << "32 GiB PoRep resident peak " << gib(peak) << "\n";
+  EXPECT_GT(peak, 90'000'000'000ull);
+  EXPECT_LT(peak, 110'000'000'000ull);
+  const MemoryPlan p = plan_device_memory(s, 141'000'000'000ull, true);
+  EXPECT_TRUE(p.all_resident) << p.summary();
+  EXPECT_FALSE(p.streams());
+  EXPECT_EQ(p.layout_key(), "resident");
+  expect_consistent(s, p);
+}
+
+TEST(DeviceMemoryPlan, Porep32gAt80GiBKeepsTheBasesAndChunksTheMsms) {
+  const ProverShape s = porep_32g();
+  const MemoryPlan p = plan_device_memory(s, 80 * kGiB, true);
+  std::cout << p.summary() << "\n";
+  // Whole MSMs need ~33 GB of scratch (G2 buckets) beside everything (> 85.9 GB); in 2^26-scalar
+  // chunks ~16.5 GB (82 GB in the MSM phase); the H chain (bases 51.0 + PCE 5.9 + twiddles 4.3
+  // + a, b, c 12.9 + w 4.2 = 78.4 GB) fits: every base stays resident, nothing streams.
+  EXPECT_FALSE(p.all_resident);
+  EXPECT_TRUE(p.spmv_on_device);
+  EXPECT_TRUE(p.witness_during_chain);
+  EXPECT_FALSE(p.chain_two_vectors);
+  EXPECT_FALSE(p.streams());
+  EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 26);
+  expect_consistent(s, p);
+}
+
+TEST(DeviceMemoryPlan, Porep32gAt24GiBStreamsEveryBaseAndReexpandsTheWitness) {
+  const ProverShape s = porep_32g();
+  const MemoryPlan p = plan_device_memory(s, 24 * kGiB, true);
+  std::cout << p.summary() << "\n";
+  // SpMV on the device fits (PCE 5.9 + w 4.2 + a, b, c 12.9 = 23.0 GB of 25.8); the chain with
+  // w too would not (27.3 GB): w is expanded again for the MSMs. No section fits beside the
+  // first phase (B_G1 3.4 GB would make it 26.4 GB).
+  EXPECT_FALSE(p.all_resident);
+  EXPECT_TRUE(p.spmv_on_device);
+  EXPECT_FALSE(p.witness_during_chain);
+  EXPECT_FALSE(p.chain_two_vectors);
+  for (const SectionPlan& sec : p.sections)
+    EXPECT_FALSE(sec.resident) << sec.name;
+  // 2^25-scalar chunks would need 12.5 GiB of G2 slots: 2^24, two slots of 200-byte points.
+  EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 24);
+  EXPECT_EQ(p.ring_bytes, 2 * (uint64_t{1} << 24) * 200);
+  expect_consistent(s, p);
+}
+
+TEST(DeviceMemoryPlan, Porep32gAt16GiBUsesTheHostSpmvAndATwoVectorChain) {
+  const ProverShape s = porep_32g();
+  const MemoryPlan p = plan_device_memory(s, 16 * kGiB, true);
+  std::cout << p.summary() << "\n";
+  // a, b, c alone are 12.9 GB and the twiddles 4.3 GB: 17.18 GB > 17.18 GB (16 GiB) by 4 MB of
+  // power tables, so the chain holds two vectors; the SpMV (5.9 GB of matrices beside them)
+  // moves to the host.
+  EXPECT_FALSE(p.spmv_on_device);
+  EXPECT_TRUE(p.chain_two_vectors);
+  EXPECT_TRUE(p.streams());
+  EXPECT_FALSE(p.resident("h"));
+  EXPECT_FALSE(p.resident("l"));
+  EXPECT_FALSE(p.resident("a"));
+  // h (4.3 GB) and w (4.2 GB) leave ~8.6 GB: 2^24-scalar chunks (6.7 GB of G2 slots + 3.4 GB
+  // of scratch) do not fit, 2^23 do.
+  EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 23);
+  expect_consistent(s, p);
+}
+
+TEST(DeviceMemoryPlan, BelowTheSmallestWorkingSetIsAClearError) {
+  const ProverShape s = porep_32g();
+  try {
+    plan_device_memory(s, 8 * kGiB, true);
+    FAIL() << "planned a 32 GiB partition in 8 GiB";
+  } catch (const DeviceMemoryError& e) {
+    const std::string what = e.what();
+    std::cout << what << "\n";
+    EXPECT_EQ(e.cap(), 8 * kGiB);
+    // h and w alone are 8.5 GB.
+    EXPECT_GT(e.needed(), 8 * kGiB);
+    EXPECT_LT(e.needed(), 14 * kGiB);
+    EXPECT_NE(what.find("needs at least " + std::to_string(e.needed()) + " bytes"),
+              std::string::npos);
+    EXPECT_NE(what.find(std::to_string(8 * kGiB)), std::string::npos);
+  }
+  // Without a host SpMV the recorded circuit must fit beside a, b, c: 16 GiB is too small.
+  try {
+    plan_device_memory(s, 16 * kGiB, false);
+    FAIL() << "planned without a host SpMV";
+  } catch (const DeviceMemoryError& e) {
+    EXPECT_NE(std::string(e.what()).find("no host SpMV"), std::string::npos) << e.what();
+    EXPECT_GT(e.needed(), 16 * kGiB);
+  }
+  EXPECT_THROW(plan_device_memory(s, 0, true), std::invalid_argument);
+  ProverShape odd = s;
+  odd.domain = 3 << 20;
+  EXPECT_THROW(plan_device_memory(odd, 16 * kGiB, true), std::invalid_argument);
+}
+
+// Every cap from the smallest working set to above the resident peak: a plan under the cap or
+// the error, never a plan over it; more memory never makes the proof need less than it did.
+TEST(DeviceMemoryPlan, EveryCapGivesAPlanUnderItOrTheError) {
+  const ProverShape s = porep_32g();
+  uint64_t first_ok = 0;
+  for (uint64_t cap = 6 * kGiB; cap <= 150 * kGiB; cap += kGiB / 4) {
+    try {
+      const MemoryPlan p = plan_device_memory(s, cap, true);
+      if (first_ok == 0) first_ok = cap;
+      expect_consistent(s, p);
+      if (cap >= resident_peak(s)) {
+        EXPECT_TRUE(p.all_resident);
+      }
+    } catch (const DeviceMemoryError& e) {
+      EXPECT_EQ(first_ok, 0u) << "a larger cap failed: " << e.what();
+      EXPECT_GT(e.needed(), cap);
+    }
+  }
+  std::cout << "smallest cap that plans: " << gib(first_ok) << "\n";
+  EXPECT_GT(first_ok, 8 * kGiB);
+  EXPECT_LE(first_ok, 16 * kGiB);
+}
+
+// A WindowPoSt-like partition (every scalar full width, all of aux non-0/1: the witness upload
+// is as large as w) and a SnapDeals-like one (2^27 domain, small L/A/B) plan too.
+TEST(DeviceMemoryPlan, OtherKindsPlanUnderTheCaps) {
+  ProverShape wpost;
+  wpost.domain = kN;
+  wpost.inputs = 23'491;
+  wpost.aux = 127'000'000;
+  wpost.witness_values = wpost.aux;
+  wpost.recorded = true;
+  wpost.pce_bytes = 7 * kGiB;
+  wpost.sections = {{"h", kN - 1, kN - 1, 104, 192},
+                    {"l", wpost.aux, wpost.aux, 104, 192},
+                    {"a", 120'000'000, wpost.aux, 104, 192},
+                    {"b_g1", 92'000'000, wpost.aux, 104, 192},
+                    {"b_g2", 92'000'000, wpost.aux, 200, 384}};
+  // Its parameters are 61 GB on disk (perf-log, session 2): resident on the H200 as last visit
+  // (118.3 GB sampled there), so the default path does not change for it either.
+  std::cout << "WindowPoSt-like resident peak " << gib(resident_peak(wpost)) << "\n";
+  EXPECT_TRUE(plan_device_memory(wpost, 139 * kGiB, true).all_resident);
+  ProverShape snap = porep_32g();
+  snap.aux = 81'000'000;
+  snap.sections[1].points = snap.sections[1].scalars = snap.aux;
+  for (const ProverShape* s : {&wpost, &snap}) {
+    for (uint64_t cap : {16 * kGiB, 24 * kGiB, 80 * kGiB}) {
+      const MemoryPlan p = plan_device_memory(*s, cap, true);
+      std::cout << p.summary() << "\n";
+      expect_consistent(*s, p);
+    }
+  }
+}
+
+// Small chunks on request (the GPU tests force several chunks on small circuits).
+TEST(DeviceMemoryPlan, MaxChunkIsHonouredAndRoundedToWords) {
+  ProverShape s;
+  s.domain = 1 << 12;
+  s.inputs = 4;
+  s.aux = 4000;
+  s.witness_values = 100;
+  s.recorded = true;
+  s.pce_bytes = 1 << 20;
+  s.sections = {{"h", 4095, 4095, 104, 192}, {"l", 4000, 4000, 104, 192}};
+  const uint64_t all = resident_peak(s);
+  const MemoryPlan p = plan_device_memory(s, all - 1, true, 300);
+  EXPECT_FALSE(p.all_resident);
+  EXPECT_EQ(p.chunk_scalars, 256u);
+  expect_consistent(s, p);
+  EXPECT_TRUE(plan_device_memory(s, all, true).all_resident);
+}
+
+}  // namespace
+}  // namespace cuzk::gpu

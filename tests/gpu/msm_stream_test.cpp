@@ -1,0 +1,180 @@
+// The chunked MSM of a capped device (gpu/msm_stream.hpp): streamed and resident chunks equal the
+// whole split MSM and the CPU's Pippenger, with and without a density, in G1 and G2; and the
+// device memory cap (gpu/device_memory_cap.hpp), whose refusals need no device.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_memory_cap.hpp"
+#include "gpu/msm.hpp"
+#include "gpu/msm_stream.hpp"
+#include "gpu_test_util.hpp"
+#include "msm/msm.hpp"
+#include "msm_test_util.hpp"
+
+namespace cuzk::gpu {
+namespace {
+
+using testing::GpuTest;
+using testing::pool;
+using testing::to_device;
+
+bool contains(const std::string& s, const std::string& part) {
+  return s.find(part) != std::string::npos;
+}
+
+TEST(DeviceMemoryCap, ChargesRefundsAndRefusesPastTheLimit) {
+  DeviceMemoryCap cap(1000);
+  cap.charge(600);
+  EXPECT_EQ(cap.in_use(), 600u);
+  try {
+    cap.charge(401);
+    FAIL() << "charged past the limit";
+  } catch (const CudaError& e) {
+    EXPECT_TRUE(e.out_of_memory()) << e.what();
+    EXPECT_TRUE(contains(e.what(), "cudaMalloc of 401 bytes refused")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "[gpus] memory_limit (600 bytes in use of a limit of 1000)"))
+        << e.what();
+  }
+  EXPECT_EQ(cap.in_use(), 600u);  // a refusal charges nothing
+  cap.charge(400);
+  EXPECT_EQ(cap.in_use(), 1000u);
+  EXPECT_EQ(cap.peak(), 1000u);
+  cap.refund(1000);
+  EXPECT_EQ(cap.in_use(), 0u);
+  EXPECT_EQ(cap.peak(), 1000u);
+  EXPECT_THROW(cap.charge(uint64_t{1} << 63), CudaError);  // no overflow past the limit
+  DeviceMemoryCap unlimited;
+  unlimited.charge(uint64_t{1} << 50);
+  EXPECT_EQ(unlimited.in_use(), uint64_t{1} << 50);
+}
+
+// The cap refuses before cudaMalloc is called: no device needed, nothing charged or leaked.
+TEST(DeviceMemoryCap, ABufferPastTheCapIsRefusedBeforeTheDriverIsAsked) {
+  DeviceMemoryCap cap(1 << 20);
+  EXPECT_EQ(DeviceMemoryCap::current(), nullptr);
+  {
+    DeviceMemoryCap::Scope scope(cap);
+    EXPECT_EQ(DeviceMemoryCap::current(), &cap);
+    try {
+      DeviceBuffer<uint64_t> b(size_t{1} << 18);  // 2 MiB
+      FAIL() << "allocated past the cap";
+    } catch (const CudaError& e) {
+      EXPECT_TRUE(e.out_of_memory()) << e.what();
+      EXPECT_TRUE(contains(e.what(), "memory_limit")) << e.what();
+    }
+    EXPECT_EQ(cap.in_use(), 0u);
+  }
+  EXPECT_EQ(DeviceMemoryCap::current(), nullptr);
+}
+
+using CappedDeviceMemory = GpuTest;
+
+TEST_F(CappedDeviceMemory, BuffersChargeTheirCapAndRefundItWhenFreed) {
+  DeviceMemoryCap cap(4 << 20);
+  DeviceBuffer<uint8_t> outside(1 << 20);  // no scope: not charged
+  {
+    DeviceMemoryCap::Scope scope(cap);
+    DeviceBuffer<uint8_t> a(1 << 20);
+    EXPECT_EQ(cap.in_use(), 1u << 20);
+    DeviceBuffer<uint8_t> moved = std::move(a);
+    EXPECT_EQ(cap.in_use(), 1u << 20);
+    moved.reserve(3 << 20);  // reallocates: the old bytes refunded first
+    EXPECT_EQ(cap.in_use(), 3u << 20);
+    EXPECT_THROW(DeviceBuffer<uint8_t>(2 << 20), CudaError);
+  }
+  EXPECT_EQ(cap.in_use(), 0u);
+  EXPECT_EQ(cap.peak(), 3u << 20);
+}
+
+// Scalars 0, 1 and full width in turn (the split's three classes).
+std::vector<Fr> mixed_scalars(size_t n, std::mt19937_64& rng) {
+  std::vector<Fr> s = testing::random_frs(n, rng);
+  for (size_t i = 0; i < n; ++i) {
+    if (i % 5 == 0) s[i] = Fr::zero();
+    if (i % 5 == 1) s[i] = Fr::one();
+  }
+  return s;
+}
+
+using StreamedMsm = GpuTest;
+
+template <class Curve>
+void check_chunks(size_t n, bool with_density, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::vector<Fr> scalars = mixed_scalars(n, rng);
+  DensityTracker density;
+  density.resize(n);
+  size_t used = n;
+  if (with_density) {
+    used = 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (rng() % 3 == 0) {
+        density.set(i);
+        ++used;
+      }
+    }
+  }
+  const auto bases = msm_test::random_bases<Curve>(used, rng);
+  const Affine<Curve> want = (with_density ? msm_pippenger<Curve>(bases, density, scalars, pool())
+                                           : msm_pippenger<Curve>(bases, scalars, pool()))
+                                 .to_affine();
+  DeviceBuffer<Affine<Curve>> d_b = to_device<Affine<Curve>>(bases);
+  DeviceBuffer<Fr> d_s = to_device<Fr>(scalars);
+  DeviceBuffer<uint64_t> d_density = to_device<uint64_t>(density.words());
+  const uint64_t* dd = with_density ? d_density.get() : nullptr;
+  MsmWorkspace ws;
+  Stream stream;
+  EXPECT_EQ(msm_split<Curve>(d_b.get(), d_s.get(), n, dd, ws, stream.get()).to_affine(), want);
+  BaseStreamer streamer(0, &pool());
+  streamer.reserve(1024 * sizeof(Affine<Curve>));
+  for (size_t chunk : {64, 192, 1024}) {
+    ChunkedMsmInput<Curve> in;
+    in.host_bases = bases;
+    in.d_scalars = d_s.get();
+    in.n = n;
+    if (with_density) {
+      in.density = density.words();
+      in.d_density = dd;
+    }
+    MsmStats stats;
+    EXPECT_EQ(streamer.msm<Curve>(in, chunk, ws, stream.get(), &stats).to_affine(), want)
+        << "streamed, chunk " << chunk;
+    EXPECT_EQ(stats.scalars, n);
+    in.d_bases = d_b.get();
+    EXPECT_EQ(streamer.msm<Curve>(in, chunk, ws, stream.get(), nullptr).to_affine(), want)
+        << "resident, chunk " << chunk;
+  }
+  ChunkedMsmInput<Curve> in;
+  in.host_bases = bases;
+  in.d_scalars = d_s.get();
+  in.n = n;
+  in.density =
+      with_density ? std::span<const uint64_t>(density.words()) : std::span<const uint64_t>();
+  in.d_density = dd;
+  EXPECT_THROW(streamer.msm<Curve>(in, 100, ws, stream.get(), nullptr), std::invalid_argument);
+  if (used > 1024) {  // a chunk larger than the slots
+    EXPECT_THROW(streamer.msm<Curve>(in, 4096, ws, stream.get(), nullptr), std::invalid_argument);
+  }
+  streamer.release();
+}
+
+TEST_F(StreamedMsm, G1ChunksEqualTheWholeMsmAndTheCpu) {
+  check_chunks<G1Curve>(5000, false, 1);
+  check_chunks<G1Curve>(64, false, 2);  // one chunk
+  check_chunks<G1Curve>(65, false, 3);  // a one-scalar last chunk
+}
+
+TEST_F(StreamedMsm, G1DensityChunksTakeTheirBasesByRank) {
+  check_chunks<G1Curve>(5000, true, 4);
+  check_chunks<G1Curve>(1000, true, 5);
+}
+
+TEST_F(StreamedMsm, G2ChunksWithAndWithoutDensity) {
+  check_chunks<G2Curve>(700, false, 6);
+  check_chunks<G2Curve>(1500, true, 7);
+}
+
+}  // namespace
+}  // namespace cuzk::gpu
