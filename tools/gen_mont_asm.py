@@ -13,6 +13,10 @@ word by renaming registers instead of moving them.
 ABI (System V): void cuzk_mont_mul_adx_N(uint64_t r[N], const uint64_t a[N],
                                           const uint64_t b[N], const uint64_t p[N], uint64_t inv)
 r may alias a or b (it is written only at the end). Inputs must be < p; output is < p.
+
+For lazy reduction (Fp2 products with two reductions instead of three) it also emits the 6-limb
+double-width product cuzk_mul_wide_adx_6 and the Montgomery reduction cuzk_mont_redc_adx_6 of a
+double-width value below p * 2^384 (docstrings of gen_mul_wide and gen_redc).
 """
 
 import sys
