@@ -136,6 +136,32 @@ std::optional<BigInt<N>> from_decimal(std::string_view s) {
   return v;
 }
 
+// One limb of an add/adc or sub/sbb chain (the intrinsics where there are any).
+inline unsigned char addc_u64(unsigned char c, uint64_t a, uint64_t b, uint64_t& out) {
+#if CUZK_HAVE_ADDCARRY_INTRINSICS
+  unsigned long long o;
+  c = _addcarry_u64(c, a, b, &o);
+  out = o;
+  return c;
+#else
+  const u128 s = static_cast<u128>(a) + b + c;
+  out = static_cast<uint64_t>(s);
+  return static_cast<unsigned char>(s >> 64);
+#endif
+}
+inline unsigned char subb_u64(unsigned char c, uint64_t a, uint64_t b, uint64_t& out) {
+#if CUZK_HAVE_ADDCARRY_INTRINSICS
+  unsigned long long o;
+  c = _subborrow_u64(c, a, b, &o);
+  out = o;
+  return c;
+#else
+  const u128 d = static_cast<u128>(a) - b - c;
+  out = static_cast<uint64_t>(d);
+  return static_cast<unsigned char>((d >> 64) & 1);
+#endif
+}
+
 // Comparison: -1, 0, 1.
 template <size_t N>
 CUZK_HD constexpr int cmp(const BigInt<N>& a, const BigInt<N>& b) {

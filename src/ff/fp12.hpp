@@ -1,6 +1,8 @@
 // Fp12 = Fp6[w] / (w^2 - v); an element is c0 + c1*w. The pairing target field.
 #pragma once
 
+#include <span>
+
 #include "ff/fp6.hpp"
 
 namespace cuzk {
@@ -58,6 +60,19 @@ struct Fp12 {
 
   // a^(p^k).
   Fp12 frobenius(unsigned k) const;
+
+  // Karabina's compressed squaring (eprint 2010/542), for the cyclotomic subgroup only: with
+  // f = g0 + g2 w + g4 w^2 + g1 w^3 + g3 w^4 + g5 w^5, the square's g2..g5 depend on g2..g5
+  // alone (6 Fp2 squarings instead of 9); g0, g1 come back by decompression, which divides by
+  // 4 g2, so several are decompressed with one shared inversion.
+  struct Compressed {
+    Fp2 g2, g3, g4, g5;  // = c1.c0, c0.c2, c0.c1, c1.c2
+  };
+  Compressed compress() const { return {c1.c0, c0.c2, c0.c1, c1.c2}; }
+  static Compressed compressed_sqr(const Compressed& g);
+  // Decompresses every element; false (out unspecified) if some g2 is zero, where this formula
+  // does not apply (the caller then uses cyclotomic_sqr instead).
+  static bool decompress(std::span<const Compressed> in, std::span<Fp12> out);
 
   template <size_t M>
   Fp12 pow(const BigInt<M>& e) const {

@@ -26,8 +26,10 @@ struct Fp2 {
   constexpr Fp2 operator+(const Fp2& o) const { return {c0 + o.c0, c1 + o.c1}; }
   constexpr Fp2 operator-(const Fp2& o) const { return {c0 - o.c0, c1 - o.c1}; }
   constexpr Fp2 operator-() const { return {-c0, -c1}; }
-  // Karatsuba: 3 Fp products.
+  // Karatsuba: 3 Fp products. With the mulx/adx kernels the products stay double-width and
+  // only the two results are reduced (mul_lazy).
   constexpr Fp2 operator*(const Fp2& o) const {
+    if (!std::is_constant_evaluated() && mont_detail::use_adx()) return mul_lazy(*this, o);
     const Fp t0 = c0 * o.c0;
     const Fp t1 = c1 * o.c1;
     return {t0 - t1, (c0 + c1) * (o.c0 + o.c1) - t0 - t1};
@@ -39,6 +41,7 @@ struct Fp2 {
   constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
   // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 Fp products.
   constexpr Fp2 sqr() const {
+    if (!std::is_constant_evaluated() && mont_detail::use_adx()) return sqr_lazy(*this);
     const Fp t = c0 * c1;
     return {(c0 + c1) * (c0 - c1), t.dbl()};
   }
@@ -95,6 +98,61 @@ struct Fp2 {
   }
 
   std::string to_string() const { return "{" + c0.to_hex() + ", " + c1.to_hex() + "}"; }
+
+  // Lazily reduced product and square (defined below; any build, the kernels or their twins).
+  static Fp2 mul_lazy(const Fp2& a, const Fp2& b);
+  static Fp2 sqr_lazy(const Fp2& a);
 };
+
+// (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u from three double-width products and
+// two Montgomery reductions. Bounds: a0 + a1 < 2p needs no reduction (the wide product takes any
+// 384-bit operands); a0 b1 + a1 b0 < 2 p^2 < p R; a0 b0 - a1 b1 is brought into [0, p R) by
+// adding p R when it borrows.
+inline Fp2 Fp2::mul_lazy(const Fp2& a, const Fp2& b) {
+  const uint64_t* p = Fp::kModulus.w;
+  uint64_t sa[6], sb[6], t0[12], t1[12], t2[12];  // no zero-initialising stores
+  unsigned char ca = 0, cb = 0;
+  for (size_t i = 0; i < 6; ++i) {
+    ca = addc_u64(ca, a.c0.mont().w[i], a.c1.mont().w[i], sa[i]);
+    cb = addc_u64(cb, b.c0.mont().w[i], b.c1.mont().w[i], sb[i]);
+  }
+  Fp::mul_wide(t0, a.c0.mont().w, b.c0.mont().w);
+  Fp::mul_wide(t1, a.c1.mont().w, b.c1.mont().w);
+  Fp::mul_wide(t2, sa, sb);
+  // t2 -= t0 + t1 (two borrow chains, one pass); t0 -= t1.
+  unsigned char b2 = 0, b3 = 0, b0 = 0;
+  for (size_t i = 0; i < 12; ++i) {
+    b2 = subb_u64(b2, t2[i], t0[i], t2[i]);
+    b3 = subb_u64(b3, t2[i], t1[i], t2[i]);
+    b0 = subb_u64(b0, t0[i], t1[i], t0[i]);
+  }
+  // t0 += p R when it borrowed (branch-free: the borrow is a coin flip on random inputs).
+  const uint64_t mask = 0 - static_cast<uint64_t>(b0);
+  unsigned char c = 0;
+  for (size_t i = 0; i < 6; ++i)
+    c = addc_u64(c, t0[6 + i], p[i] & mask, t0[6 + i]);
+  return {Fp::from_redc(t0), Fp::from_redc(t2)};
+}
+
+// (c0 + c1)(c0 - c1) + 2 c0 c1 u with unreduced factors: c0 + c1 < 2p, c0 - c1 + p < 2p and
+// 2 c0 < 2p go into double-width products below 4 p^2 < p R, so no addition needs its
+// reduction step.
+inline Fp2 Fp2::sqr_lazy(const Fp2& a) {
+  const uint64_t* p = Fp::kModulus.w;
+  const uint64_t* x = a.c0.mont().w;
+  const uint64_t* y = a.c1.mont().w;
+  uint64_t s[6], d[6], x2[6], t0[12], t1[12];
+  unsigned char cs = 0, bd = 0, cd = 0, c2 = 0;
+  for (size_t i = 0; i < 6; ++i) {
+    cs = addc_u64(cs, x[i], y[i], s[i]);
+    bd = subb_u64(bd, x[i], y[i], d[i]);
+    c2 = addc_u64(c2, x[i], x[i], x2[i]);
+  }
+  for (size_t i = 0; i < 6; ++i)  // d = c0 - c1 + p, in (0, 2p)
+    cd = addc_u64(cd, d[i], p[i], d[i]);
+  Fp::mul_wide(t0, s, d);
+  Fp::mul_wide(t1, x2, y);
+  return {Fp::from_redc(t0), Fp::from_redc(t1)};
+}
 
 }  // namespace cuzk

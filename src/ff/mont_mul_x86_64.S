@@ -495,4 +495,383 @@ cuzk_mont_mul_adx_6:
     .cfi_endproc
     .size cuzk_mont_mul_adx_6, .-cuzk_mont_mul_adx_6
 
+    .globl cuzk_mul_wide_adx_6
+    .type cuzk_mul_wide_adx_6, @function
+    .p2align 5
+cuzk_mul_wide_adx_6:
+    .cfi_startproc
+    pushq %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq %r12
+    .cfi_adjust_cfa_offset 8
+    pushq %r13
+    .cfi_adjust_cfa_offset 8
+    pushq %r14
+    .cfi_adjust_cfa_offset 8
+    pushq %r15
+    .cfi_adjust_cfa_offset 8
+    movq %rdx, %rbx
+    movq 0(%rbx), %rdx
+    mulxq 0(%rsi), %r9, %r10
+    mulxq 8(%rsi), %rax, %r11
+    addq %rax, %r10
+    mulxq 16(%rsi), %rax, %r12
+    adcq %rax, %r11
+    mulxq 24(%rsi), %rax, %r13
+    adcq %rax, %r12
+    mulxq 32(%rsi), %rax, %r14
+    adcq %rax, %r13
+    mulxq 40(%rsi), %rax, %r15
+    adcq %rax, %r14
+    adcq $0, %r15
+    movq %r9, 0(%rdi)
+    movq 8(%rbx), %rdx
+    xorl %r9d, %r9d
+    mulxq 0(%rsi), %rax, %rbp
+    adoxq %rax, %r10
+    adcxq %rbp, %r11
+    mulxq 8(%rsi), %rax, %rbp
+    adoxq %rax, %r11
+    adcxq %rbp, %r12
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r12
+    adcxq %rbp, %r13
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %r9
+    movl $0, %eax
+    adoxq %rax, %r9
+    movq %r10, 8(%rdi)
+    movq 16(%rbx), %rdx
+    xorl %r10d, %r10d
+    mulxq 0(%rsi), %rax, %rbp
+    adoxq %rax, %r11
+    adcxq %rbp, %r12
+    mulxq 8(%rsi), %rax, %rbp
+    adoxq %rax, %r12
+    adcxq %rbp, %r13
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %r9
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r9
+    adcxq %rbp, %r10
+    movl $0, %eax
+    adoxq %rax, %r10
+    movq %r11, 16(%rdi)
+    movq 24(%rbx), %rdx
+    xorl %r11d, %r11d
+    mulxq 0(%rsi), %rax, %rbp
+    adoxq %rax, %r12
+    adcxq %rbp, %r13
+    mulxq 8(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %r9
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r9
+    adcxq %rbp, %r10
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r10
+    adcxq %rbp, %r11
+    movl $0, %eax
+    adoxq %rax, %r11
+    movq %r12, 24(%rdi)
+    movq 32(%rbx), %rdx
+    xorl %r12d, %r12d
+    mulxq 0(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 8(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %r9
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r9
+    adcxq %rbp, %r10
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r10
+    adcxq %rbp, %r11
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r11
+    adcxq %rbp, %r12
+    movl $0, %eax
+    adoxq %rax, %r12
+    movq %r13, 32(%rdi)
+    movq 40(%rbx), %rdx
+    xorl %r13d, %r13d
+    mulxq 0(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    mulxq 8(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %r9
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r9
+    adcxq %rbp, %r10
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r10
+    adcxq %rbp, %r11
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r11
+    adcxq %rbp, %r12
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r12
+    adcxq %rbp, %r13
+    movl $0, %eax
+    adoxq %rax, %r13
+    movq %r14, 40(%rdi)
+    movq %r15, 48(%rdi)
+    movq %r9, 56(%rdi)
+    movq %r10, 64(%rdi)
+    movq %r11, 72(%rdi)
+    movq %r12, 80(%rdi)
+    movq %r13, 88(%rdi)
+    popq %r15
+    .cfi_adjust_cfa_offset -8
+    popq %r14
+    .cfi_adjust_cfa_offset -8
+    popq %r13
+    .cfi_adjust_cfa_offset -8
+    popq %r12
+    .cfi_adjust_cfa_offset -8
+    popq %rbp
+    .cfi_adjust_cfa_offset -8
+    popq %rbx
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size cuzk_mul_wide_adx_6, .-cuzk_mul_wide_adx_6
+
+    .globl cuzk_mont_redc_adx_6
+    .type cuzk_mont_redc_adx_6, @function
+    .p2align 5
+cuzk_mont_redc_adx_6:
+    .cfi_startproc
+    pushq %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq %r12
+    .cfi_adjust_cfa_offset 8
+    pushq %r13
+    .cfi_adjust_cfa_offset 8
+    pushq %r14
+    .cfi_adjust_cfa_offset 8
+    pushq %r15
+    .cfi_adjust_cfa_offset 8
+    movq %rcx, %r8
+    movq %rdx, %rcx
+    movq 0(%rsi), %r9
+    movq 8(%rsi), %r10
+    movq 16(%rsi), %r11
+    movq 24(%rsi), %r12
+    movq 32(%rsi), %r13
+    movq 40(%rsi), %r14
+    xorl %r15d, %r15d
+    movq %r9, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r10
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r10
+    adoxq %rbp, %r11
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    movl $0, %eax
+    adcxq %rax, %r15
+    movq %r10, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r10
+    adoxq %rbp, %r11
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %r9
+    movl $0, %eax
+    adcxq %rax, %r9
+    movq %r11, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %r9
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r10
+    movl $0, %eax
+    adcxq %rax, %r10
+    movq %r12, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %r9
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r10
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r10
+    adoxq %rbp, %r11
+    movl $0, %eax
+    adcxq %rax, %r11
+    movq %r13, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %r9
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r10
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r10
+    adoxq %rbp, %r11
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    movl $0, %eax
+    adcxq %rax, %r12
+    movq %r14, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %r9
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r10
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r10
+    adoxq %rbp, %r11
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    movl $0, %eax
+    adcxq %rax, %r13
+    addq 48(%rsi), %r15
+    adcq 56(%rsi), %r9
+    adcq 64(%rsi), %r10
+    adcq 72(%rsi), %r11
+    adcq 80(%rsi), %r12
+    adcq 88(%rsi), %r13
+    movq %r15, %rax
+    movq %r9, %rbx
+    movq %r10, %rdx
+    movq %r11, %rsi
+    movq %r12, %r8
+    movq %r13, %rbp
+    subq 0(%rcx), %rax
+    sbbq 8(%rcx), %rbx
+    sbbq 16(%rcx), %rdx
+    sbbq 24(%rcx), %rsi
+    sbbq 32(%rcx), %r8
+    sbbq 40(%rcx), %rbp
+    cmovcq %r15, %rax
+    cmovcq %r9, %rbx
+    cmovcq %r10, %rdx
+    cmovcq %r11, %rsi
+    cmovcq %r12, %r8
+    cmovcq %r13, %rbp
+    movq %rax, 0(%rdi)
+    movq %rbx, 8(%rdi)
+    movq %rdx, 16(%rdi)
+    movq %rsi, 24(%rdi)
+    movq %r8, 32(%rdi)
+    movq %rbp, 40(%rdi)
+    popq %r15
+    .cfi_adjust_cfa_offset -8
+    popq %r14
+    .cfi_adjust_cfa_offset -8
+    popq %r13
+    .cfi_adjust_cfa_offset -8
+    popq %r12
+    .cfi_adjust_cfa_offset -8
+    popq %rbp
+    .cfi_adjust_cfa_offset -8
+    popq %rbx
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size cuzk_mont_redc_adx_6, .-cuzk_mont_redc_adx_6
+
     .section .note.GNU-stack,"",@progbits

@@ -11,6 +11,10 @@ void cuzk_mont_mul_adx_4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]
                          const uint64_t p[4], uint64_t inv);
 void cuzk_mont_mul_adx_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
                          const uint64_t p[6], uint64_t inv);
+// r = a * b, the 12-limb product of any a, b < 2^384 (no reduction); r must not alias a or b.
+void cuzk_mul_wide_adx_6(uint64_t r[12], const uint64_t a[6], const uint64_t b[6]);
+// r = t * 2^(-384) mod p for t < p * 2^384, fully reduced; p[5] < 2^63 - 1; r may alias t.
+void cuzk_mont_redc_adx_6(uint64_t r[6], const uint64_t t[12], const uint64_t p[6], uint64_t inv);
 }
 #else
 #define CUZK_HAVE_X86_ASM 0

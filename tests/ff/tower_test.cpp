@@ -441,6 +441,41 @@ TEST(Fp12, CyclotomicSqrEqualsSqrInCyclotomicSubgroup) {
   EXPECT_TRUE(Fp12::one().cyclotomic_sqr().is_one());
 }
 
+TEST(Fp12, CompressedSqrMatchesSqrAndDecompressesInTheCyclotomicSubgroup) {
+  std::mt19937_64 rng(12009);
+  for (int i = 0; i < 30; ++i) {
+    const Fp12 g = to_cyclotomic(Fp12::random(rng));
+    Fp12 x = g;
+    Fp12::Compressed c = g.compress();
+    std::vector<Fp12::Compressed> cs;
+    std::vector<Fp12> want;
+    for (int j = 0; j < 6; ++j) {  // a chain of squarings, compared at every step
+      x = ref_mul(x, x);
+      c = Fp12::compressed_sqr(c);
+      const Fp12::Compressed w = x.compress();
+      ASSERT_TRUE(c.g2 == w.g2 && c.g3 == w.g3 && c.g4 == w.g4 && c.g5 == w.g5)
+          << "i = " << i << ", j = " << j;
+      cs.push_back(c);
+      want.push_back(x);
+    }
+    std::vector<Fp12> got(cs.size());
+    ASSERT_TRUE(Fp12::decompress(cs, got));
+    for (size_t j = 0; j < got.size(); ++j)
+      ASSERT_EQ(got[j], want[j]) << "i = " << i << ", j = " << j;
+  }
+}
+
+TEST(Fp12, DecompressReportsAZeroG2) {
+  // One compresses to all zeros; the formula divides by 4 g2, so it must refuse.
+  std::mt19937_64 rng(12010);
+  const Fp12::Compressed cs[2] = {to_cyclotomic(Fp12::random(rng)).compress(),
+                                  Fp12::one().compress()};
+  Fp12 out[2];
+  EXPECT_FALSE(Fp12::decompress(cs, out));
+  std::vector<Fp12> none;
+  EXPECT_TRUE(Fp12::decompress({}, none));
+}
+
 TEST(Fp12, MulBy014EqualsMultiplicationByTheDenseElement) {
   std::mt19937_64 rng(12008);
   for (const Fp12& f : sample_fp12(rng, 200)) {

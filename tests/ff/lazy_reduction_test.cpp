@@ -1,0 +1,169 @@
+// Double-width Fp arithmetic (MontField::mul_wide / from_redc, the mulx/adx kernels and their
+// portable twins) against GMP, and the lazily reduced Fp2 product and square against the same
+// formulas written with fully reduced Fp operations.
+#include <gmpxx.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "ff/cpu_features.hpp"
+#include "ff/fp2.hpp"
+
+namespace cuzk {
+namespace {
+
+mpz_class to_mpz(const uint64_t* w, size_t n) {
+  mpz_class r;
+  mpz_import(r.get_mpz_t(), n, -1, sizeof(uint64_t), 0, 0, w);
+  return r;
+}
+
+void from_mpz(uint64_t* w, size_t n, const mpz_class& v) {
+  for (size_t i = 0; i < n; ++i)
+    w[i] = 0;
+  ASSERT_LE(mpz_sizeinbase(v.get_mpz_t(), 2), 64 * n);
+  size_t count = 0;
+  mpz_export(w, &count, -1, sizeof(uint64_t), 0, 0, v.get_mpz_t());
+}
+
+const mpz_class& p() {
+  static const mpz_class v = to_mpz(Fp::kModulus.w, 6);
+  return v;
+}
+const mpz_class& r_inv() {  // 2^-384 mod p
+  static const mpz_class v = [] {
+    mpz_class r = mpz_class(1) << 384, out;
+    mpz_invert(out.get_mpz_t(), r.get_mpz_t(), p().get_mpz_t());
+    return out;
+  }();
+  return v;
+}
+
+// 384-bit operands for the wide product: random, all-ones, p - 1, 2p - 1 (unreduced sums).
+std::vector<mpz_class> wide_operands(std::mt19937_64& rng) {
+  std::vector<mpz_class> v = {0,
+                              1,
+                              p() - 1,
+                              2 * p() - 1,
+                              (mpz_class(1) << 384) - 1,
+                              mpz_class(1) << 383,
+                              (mpz_class(1) << 64) - 1};
+  for (int i = 0; i < 200; ++i) {
+    uint64_t w[6];
+    for (uint64_t& x : w)
+      x = rng();
+    v.push_back(to_mpz(w, 6));
+  }
+  return v;
+}
+
+TEST(FpWide, ProductMatchesGmpForAny384BitOperands) {
+  std::mt19937_64 rng(11);
+  const auto ops = wide_operands(rng);
+  for (const mpz_class& a : ops) {
+    for (size_t k = 0; k < ops.size(); k += 7) {
+      const mpz_class& b = ops[k];
+      uint64_t aw[6], bw[6], got[12], got_portable[12];
+      from_mpz(aw, 6, a);
+      from_mpz(bw, 6, b);
+      Fp::mul_wide(got, aw, bw);
+      Fp::mul_wide_portable(got_portable, aw, bw);
+      ASSERT_EQ(to_mpz(got, 12), a * b) << a.get_str(16) << " * " << b.get_str(16);
+      ASSERT_EQ(to_mpz(got_portable, 12), a * b) << a.get_str(16) << " * " << b.get_str(16);
+    }
+  }
+}
+
+TEST(FpWide, ReductionMatchesGmpBelowPTimesR) {
+  std::mt19937_64 rng(12);
+  const mpz_class bound = p() << 384;  // from_redc takes t < p R
+  std::vector<mpz_class> ts = {0,
+                               1,
+                               bound - 1,
+                               p() * p(),
+                               4 * p() * p() - 1,
+                               p() << 383,
+                               (mpz_class(1) << 384) - 1,
+                               bound - (mpz_class(1) << 384)};
+  for (int i = 0; i < 3000; ++i) {
+    uint64_t w[12];
+    for (uint64_t& x : w)
+      x = rng();
+    ts.push_back(to_mpz(w, 12) % bound);
+  }
+  for (const mpz_class& t : ts) {
+    uint64_t tw[12];
+    from_mpz(tw, 12, t);
+    const mpz_class want = (t * r_inv()) % p();
+    const Fp got = Fp::from_redc(tw);
+    ASSERT_EQ(to_mpz(got.mont().w, 6), want) << t.get_str(16);
+    const auto portable = Fp::redc_portable(tw);
+    ASSERT_EQ(to_mpz(portable.w, 6), want) << t.get_str(16);
+  }
+}
+
+#if CUZK_HAVE_X86_ASM
+TEST(FpWide, ReductionMayWriteOverItsInput) {
+  if (!ff::cpu_has_bmi2_adx()) GTEST_SKIP() << "CPU lacks BMI2/ADX";
+  std::mt19937_64 rng(13);
+  for (int i = 0; i < 100; ++i) {
+    const Fp a = Fp::random(rng), b = Fp::random(rng);
+    uint64_t t[12];
+    Fp::mul_wide(t, a.mont().w, b.mont().w);
+    cuzk_mont_redc_adx_6(t, t, Fp::kModulus.w, Fp::kInv);
+    ASSERT_EQ(to_mpz(t, 6), to_mpz((a * b).mont().w, 6));
+  }
+}
+#endif
+
+// The lazy Fp2 product and square against the Karatsuba formulas over reduced Fp operations.
+Fp2 reduced_mul(const Fp2& a, const Fp2& b) {
+  const Fp t0 = a.c0 * b.c0;
+  const Fp t1 = a.c1 * b.c1;
+  return {t0 - t1, (a.c0 + a.c1) * (b.c0 + b.c1) - t0 - t1};
+}
+Fp2 reduced_sqr(const Fp2& a) {
+  return {(a.c0 + a.c1) * (a.c0 - a.c1), (a.c0 * a.c1).dbl()};
+}
+
+std::vector<Fp2> fp2_inputs(std::mt19937_64& rng) {
+  const std::vector<Fp> e = {Fp::zero(),
+                             Fp::one(),
+                             -Fp::one(),
+                             -Fp::from_u64(2),
+                             Fp::from_mont(sub_u64(Fp::kModulus, 1)),
+                             Fp::from_mont(Fp::kR)};
+  std::vector<Fp2> v;
+  for (const Fp& x : e) {
+    for (const Fp& y : e)
+      v.push_back({x, y});
+  }
+  for (int i = 0; i < 2000; ++i)
+    v.push_back(Fp2::random(rng));
+  return v;
+}
+
+TEST(Fp2Lazy, ProductMatchesReducedKaratsuba) {
+  std::mt19937_64 rng(14);
+  const auto in = fp2_inputs(rng);
+  for (size_t i = 0; i < in.size(); ++i) {
+    const Fp2& a = in[i];
+    const Fp2& b = in[(i * 7 + 3) % in.size()];
+    ASSERT_EQ(Fp2::mul_lazy(a, b), reduced_mul(a, b)) << i;
+    ASSERT_EQ(Fp2::mul_lazy(a, a), reduced_mul(a, a)) << i;
+  }
+}
+
+TEST(Fp2Lazy, SquareMatchesReducedFormula) {
+  std::mt19937_64 rng(15);
+  for (const Fp2& a : fp2_inputs(rng)) {
+    const Fp2 got = Fp2::sqr_lazy(a);
+    ASSERT_EQ(got, reduced_sqr(a));
+    ASSERT_TRUE(cmp(got.c0.mont(), Fp::kModulus) < 0 && cmp(got.c1.mont(), Fp::kModulus) < 0);
+  }
+}
+
+}  // namespace
+}  // namespace cuzk
