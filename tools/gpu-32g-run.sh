@@ -28,6 +28,10 @@
 #                                        16GiB": uncapped, then the bases streamed from host
 #                                        memory): preload, (uncapped: a warm-up), COUNT (default
 #                                        1) proofs, each verified; GPU memory sampled per limit
+#          tools/gpu-32g-run.sh faults   engine_gpu_fault_tests (issue 18): each GPU fault plan
+#                                        through the engine, 2 KiB PoRep, outcome per plan
+#          tools/gpu-32g-run.sh kernels  gpu_tests RealSizes* (issue 17): NTT and H chain at 2^27
+#                                        vs the CPU, G1 MSM 2^26/2^27 and G2 2^24 vs an oracle
 #          SIZE=2KiB PARAMS_BACKEND=cpu BACKEND=cpu ... wpost|snap|winning-busy|capped   the same flow
 #                                        at a test size on a machine without a GPU (a dry run;
 #                                        KEEP_PARAMS=1: use the parameters in $WORK/params)
@@ -38,10 +42,12 @@ DIST=${GPU_DIST:-build-gpu-dist}
 if [[ "${1:-}" == "--pack" ]]; then
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=ON -DCUZK_SKIP_LAYERS= \
     >/dev/null &&
-    ninja -C build-gpu gpu_tests cuzk-bench cuzk cuzk-daemon || exit 1
+    ninja -C build-gpu gpu_tests engine_gpu_fault_tests cuzk-bench cuzk cuzk-daemon || exit 1
   rm -rf "$DIST" && mkdir -p "$DIST/lib"
-  cp build-gpu/tests/gpu/gpu_tests build-gpu/cuzk-bench build-gpu/cuzk build-gpu/cuzk-daemon "$DIST/"
-  strip "$DIST"/gpu_tests "$DIST"/cuzk-bench "$DIST"/cuzk "$DIST"/cuzk-daemon
+  cp build-gpu/tests/gpu/gpu_tests build-gpu/tests/engine/engine_gpu_fault_tests \
+    build-gpu/cuzk-bench build-gpu/cuzk build-gpu/cuzk-daemon "$DIST/"
+  strip "$DIST"/gpu_tests "$DIST"/engine_gpu_fault_tests "$DIST"/cuzk-bench "$DIST"/cuzk \
+    "$DIST"/cuzk-daemon
   # The daemon's and client's shared libraries, but the C and C++ runtimes (the machine's are
   # newer and compatible).
   ldd "$DIST/cuzk-daemon" "$DIST/cuzk-bench" | awk '/=> \//{print $3}' | sort -u |
@@ -92,6 +98,16 @@ if [[ "${1:-}" == "small" ]]; then
     fi
   done
   exit 0
+fi
+
+if [[ "${1:-}" == "faults" ]]; then  # issue 18: the GPU fault hooks through the engine
+  CUZK_POREP_TEST_CACHE=$WORK/porep-test-params run gpu_faults 500 "$B/engine_gpu_fault_tests"
+  exit $?
+fi
+
+if [[ "${1:-}" == "kernels" ]]; then  # issue 17: the kernels at a 32 GiB proof's sizes vs the CPU
+  CUZK_GPU_REAL_SIZES=1 run real_sizes 540 "$B/gpu_tests" --gtest_filter='RealSizes*'
+  exit $?
 fi
 
 if [[ "${1:-}" == "32g" ]]; then
