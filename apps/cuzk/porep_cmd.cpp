@@ -13,8 +13,11 @@
 #include "command_clock.hpp"
 #include "device_parameters.hpp"
 #include "engine/circuit_handler.hpp"
+#include "engine/porep_handler.hpp"
+#include "engine/serial_prover.hpp"
 #include "filecoin/c1_wrapper.hpp"
 #include "filecoin/domain.hpp"
+#include "gpu/backend_factory.hpp"
 #include "porep/circuit_metrics.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/public_inputs.hpp"
@@ -81,7 +84,7 @@ std::vector<uint8_t> read_bytes(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-void print_partition(const PartitionTiming& t, unsigned partitions) {
+void print_partition(const engine::PartitionTiming& t, unsigned partitions) {
   const groth16::ProverTiming& p = t.prover;
   std::printf(
       "partition %u/%u: circuit %.3f | inputs %.3f | synthesis %.3f | quotient %.3f (ifft %.3f, "
@@ -162,7 +165,7 @@ int run_params(const PorepOptions& o) {
 
 int run_c2(const PorepOptions& o) {
   const auto t_start = Clock::now();
-  const filecoin::C1Document doc = read_c1(o.c1_path);
+  filecoin::C1Document doc = read_c1(o.c1_path);
   const PublicParams pp = PublicParams::for_proof(doc.c1.registered_proof);
   ThreadPool pool(o.threads);
 
@@ -197,12 +200,15 @@ int run_c2(const PorepOptions& o) {
               std::string(filecoin::seal_proof_info(doc.c1.registered_proof).name).c_str(),
               pp.partitions, pp.challenges_per_partition, t_params);
 
-  C2Options opt;
-  opt.pool = &pool;
-  opt.backend = o.backend;
-  opt.on_partition = [&](const PartitionTiming& t) { print_partition(t, pp.partitions); };
-  opt.c1_checked = true;
-  const C2Result r = seal_commit_phase2(doc.c1, pp, params, opt);
+  // The partitions as the daemon's PoRep handler builds them, proved as its workers prove them.
+  const std::unique_ptr<engine::PreparedJob> job =
+      engine::make_porep_job(std::move(doc.c1), pp, std::filesystem::file_size(o.c1_path));
+  std::string backend_note;
+  const std::unique_ptr<groth16::ProverBackend> backend =
+      groth16::make_backend(o.backend, pool, &backend_note);
+  engine::SerialProveOptions opt;
+  opt.on_partition = [&](const engine::PartitionTiming& t) { print_partition(t, pp.partitions); };
+  const engine::SerialProveResult r = engine::prove_serially(*job, params, *backend, pool, opt);
   // Written only once every partition proof verified; through a temporary so a failed write
   // leaves no partial file under the requested name.
   const std::filesystem::path out(o.out), tmp(o.out + ".tmp");
@@ -214,7 +220,7 @@ int run_c2(const PorepOptions& o) {
     }
   }
   std::filesystem::rename(tmp, out);
-  std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", r.backend.c_str(),
+  std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", backend_note.c_str(),
               seconds_since(t_start), peak_rss_gib());
   if (pp.feature == filecoin::ApiFeature::kNonInteractivePoRep) {
     std::printf(

@@ -17,6 +17,8 @@
 #include "cs/test_cs.hpp"
 #include "device_parameters.hpp"
 #include "engine/circuit_handler.hpp"
+#include "engine/post_handler.hpp"
+#include "engine/serial_prover.hpp"
 #include "filecoin/domain.hpp"
 #include "filecoin/porep_config.hpp"
 #include "filecoin/post/post_files.hpp"
@@ -151,7 +153,7 @@ std::vector<post::PublicSector> public_sectors(const filecoin::PoStVerifyInfo& i
   return out;
 }
 
-void print_timing(const char* what, const post::PartitionTiming& t) {
+void print_timing(const char* what, const engine::PartitionTiming& t) {
   const groth16::ProverTiming& p = t.prover;
   std::printf(
       "%s: circuit %.3f | inputs %.3f | synthesis %.3f | quotient %.3f | msm h %.3f l %.3f a "
@@ -458,11 +460,12 @@ int run_prove(const PostOptions& o) {
               job.params.sector_count, job.params.challenge_count, seconds_since(t0));
   std::string note;
   const auto backend = groth16::make_backend(o.backend, pool, &note);
-  const post::PoStProof proof =
-      post::prove_post_partition(job, params, *backend, groth16::ProofRandomness::from_os());
-  print_timing("partition", proof.timing);
-  write_file(o.out, std::string_view(reinterpret_cast<const char*>(proof.bytes.data()),
-                                     proof.bytes.size()));
+  // The partition as the daemon's PoSt handler builds it, proved as its workers prove it.
+  const engine::SerialProveResult proof =
+      engine::prove_serially(*engine::make_post_job(std::move(job)), params, *backend, pool);
+  print_timing("partition", proof.partitions.at(0));
+  write_file(o.out, std::string_view(reinterpret_cast<const char*>(proof.proof.data()),
+                                     proof.proof.size()));
   std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", note.c_str(),
               seconds_since(t_start), peak_rss_gib());
   std::printf("proof (192 bytes, verified) written to %s\n", o.out.c_str());

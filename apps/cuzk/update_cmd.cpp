@@ -13,6 +13,8 @@
 #include "cs/circuit_metrics.hpp"
 #include "device_parameters.hpp"
 #include "engine/circuit_handler.hpp"
+#include "engine/serial_prover.hpp"
+#include "engine/update_handler.hpp"
 #include "filecoin/base64.hpp"
 #include "filecoin/fr32.hpp"
 #include "filecoin/parameter_cache.hpp"
@@ -23,6 +25,7 @@
 #include "filecoin/update/update_synthetic.hpp"
 #include "filecoin/update/update_vanilla_file.hpp"
 #include "filecoin/writable_file.hpp"
+#include "gpu/backend_factory.hpp"
 #include "porep/public_params.hpp"
 #include "update/parameter_cache.hpp"
 #include "update/poseidon_circuit.hpp"
@@ -157,7 +160,7 @@ LoadedVanilla load_vanilla(const std::string& path) {
   return v;
 }
 
-void print_partition(const update::PartitionTiming& t, unsigned partitions) {
+void print_partition(const engine::PartitionTiming& t, unsigned partitions) {
   const groth16::ProverTiming& p = t.prover;
   std::printf(
       "partition %u/%u: circuit %.3f | inputs %.3f | synthesis %.3f | quotient %.3f | msm h %.3f "
@@ -425,7 +428,7 @@ int run_verify_vanilla(const UpdateOptions& o) {
 int run_prove(const UpdateOptions& o) {
   const auto t_start = Clock::now();
   require_absent(o.out, o.force);
-  const LoadedVanilla v = load_vanilla(o.vanilla);
+  LoadedVanilla v = load_vanilla(o.vanilla);
   ThreadPool pool(o.threads);
   auto t0 = Clock::now();
   try {  // before the (large) parameters are read
@@ -447,16 +450,22 @@ int run_prove(const UpdateOptions& o) {
   }
   std::printf("%s: %u partition(s) x %u challenges; parameters read in %.2f s\n",
               label(v.pp).c_str(), v.pp.partition_count, v.pp.challenge_count, seconds_since(t0));
-  update::UpdateProveOptions opt;
-  opt.pool = &pool;
-  opt.backend = o.backend;
-  opt.vanilla_checked = true;
-  opt.on_partition = [&](const update::PartitionTiming& t) {
+  // The partitions as the daemon's update handler builds them, proved as its workers prove them.
+  uint64_t vanilla_bytes = 0;
+  for (const auto& p : v.file.vanilla_proofs)
+    vanilla_bytes += p.size();
+  const std::unique_ptr<engine::PreparedJob> job =
+      engine::make_update_job(v.pp, v.in, std::move(v.proofs), vanilla_bytes);
+  std::string backend_note;
+  const std::unique_ptr<groth16::ProverBackend> backend =
+      groth16::make_backend(o.backend, pool, &backend_note);
+  engine::SerialProveOptions opt;
+  opt.on_partition = [&](const engine::PartitionTiming& t) {
     print_partition(t, v.pp.partition_count);
   };
-  const update::UpdateProveResult r = update::prove_update(v.pp, v.in, v.proofs, params, opt);
+  const engine::SerialProveResult r = engine::prove_serially(*job, params, *backend, pool, opt);
   write_output(o.out, r.proof, o.force);
-  std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", r.backend.c_str(),
+  std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", backend_note.c_str(),
               seconds_since(t_start), peak_rss_gib());
   std::printf("proof (%zu bytes, %u partition(s), each verified) written to %s\n", r.proof.size(),
               v.pp.partition_count, o.out.c_str());

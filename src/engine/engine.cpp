@@ -54,10 +54,6 @@ uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
                       std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
 }
 
-double seconds_between(Clock::time_point a, Clock::time_point b) {
-  return std::chrono::duration<double>(b - a).count();
-}
-
 Engine::Impl::Impl(EngineConfig c, std::vector<std::shared_ptr<const CircuitHandler>> hs)
     : config(std::move(c)),
       budget(config.memory_budget_bytes),

@@ -179,6 +179,5 @@ struct Engine::Impl {
 };
 
 uint64_t ms_between(Clock::time_point a, Clock::time_point b);
-double seconds_between(Clock::time_point a, Clock::time_point b);
 
 }  // namespace cuzk::engine

@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "cs/proving_assignment.hpp"
 #include "engine/circuit_handler.hpp"
 #include "engine/memory_budget.hpp"
+#include "engine/partition_prover.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/types.hpp"
-#include "pce/compact_witness.hpp"
+#include "util/clock.hpp"
 
 namespace cuzk::engine {
 
-using Clock = std::chrono::steady_clock;
+using Clock = SteadyClock;  // seconds_between, seconds_since: util/clock.hpp
 
 inline bool is_final(JobState s) {
   return s == JobState::kCompleted || s == JobState::kFailed || s == JobState::kCancelled;
@@ -58,14 +58,6 @@ struct Job {
   std::vector<std::vector<uint8_t>> partition_proofs;
   JobResult result;
   std::string assigned_gpu;
-};
-
-// A synthesized partition: the prover's input (the compact witness of a recorded circuit, or
-// the classic assignment) and the public inputs its proof must verify for.
-struct SynthesizedPartition {
-  std::optional<pce::CompactWitness> witness;
-  ProvingAssignment assignment;
-  std::vector<Fr> public_inputs;
 };
 
 // A synthesized partition waiting for a prover, with its memory reservation.

@@ -5,12 +5,8 @@
 #include <utility>
 
 #include "engine/engine_impl.hpp"
+#include "engine/partition_prover.hpp"
 #include "gpu/backend_factory.hpp"
-#include "groth16/proof_io.hpp"
-#include "groth16/prover.hpp"
-#include "groth16/verifier.hpp"
-#include "pce/spmv.hpp"
-#include "pce/witness_cs.hpp"
 
 namespace cuzk::engine {
 
@@ -219,24 +215,10 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   auto span = history.open(lane, *job, static_cast<int>(k), "witness");
   const auto t0 = Clock::now();
   try {
-    PartitionCircuit pc = work->partition(k);
-    auto synthesized = std::make_unique<SynthesizedPartition>();
-    synthesized->public_inputs = std::move(pc.public_inputs);
-    if (const auto& rc = (*lease)->pce) {
-      // Witness only, the circuit's pieces on the shared pool.
-      pce::WitnessCS cs(&pool);
-      cs.reserve(rc->num_inputs, rc->num_aux);
-      pc.circuit->synthesize(cs);
-      synthesized->witness = std::move(cs).finish();
-      pce::check_witness_shape(*rc, *synthesized->witness);
-      if (gpu_provers) item.reservation.shrink_to(synthesized->witness->bytes());
-    } else {
-      const ShapeHint& shape = (*lease)->shape;
-      synthesized->assignment.reserve(shape.rows, shape.inputs, shape.aux);
-      pc.circuit->synthesize(synthesized->assignment);
-      synthesized->assignment.add_input_constraints();
-    }
-    item.partition = std::move(synthesized);
+    const LoadedSrs& s = **lease;
+    item.partition = synthesize_partition(work->partition(k), s.pce.get(), s.shape, pool);
+    if (item.partition->witness && gpu_provers)
+      item.reservation.shrink_to(item.partition->witness->bytes());
   } catch (const std::exception& e) {
     std::lock_guard<std::mutex> lock(mu);
     --partitions_synthesizing;

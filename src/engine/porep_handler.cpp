@@ -57,11 +57,11 @@ class PorepJob final : public PreparedJob {
   uint64_t resident_bytes() const override { return payload_bytes_; }
 
   PartitionCircuit partition(unsigned k) const override {
-    PartitionCircuit out;
-    out.public_inputs = porep::public_inputs(pp_, inputs_, k, &graph_);
-    out.circuit =
-        std::make_unique<porep::StackedCircuit>(porep::StackedCircuit::from_c1(c1_, pp_, k));
-    return out;
+    return timed_partition([&] { return porep::public_inputs(pp_, inputs_, k, &graph_); },
+                           [&] {
+                             return std::make_unique<porep::StackedCircuit>(
+                                 porep::StackedCircuit::from_c1(c1_, pp_, k));
+                           });
   }
 
  private:
@@ -116,7 +116,7 @@ class PorepHandler final : public CircuitHandler {
     } catch (const porep::C1RejectedError& e) {
       throw std::invalid_argument(e.what());
     }
-    return std::make_unique<PorepJob>(std::move(doc.c1), std::move(pp), r.vanilla_proof.size());
+    return make_porep_job(std::move(doc.c1), std::move(pp), r.vanilla_proof.size());
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,
@@ -145,6 +145,11 @@ class PorepHandler final : public CircuitHandler {
 };
 
 }  // namespace
+
+std::unique_ptr<PreparedJob> make_porep_job(filecoin::SealCommitPhase1Output c1,
+                                            porep::PublicParams pp, uint64_t payload_bytes) {
+  return std::make_unique<PorepJob>(std::move(c1), std::move(pp), payload_bytes);
+}
 
 std::shared_ptr<const CircuitHandler> make_porep_handler() {
   return std::make_shared<PorepHandler>();

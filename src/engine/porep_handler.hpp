@@ -4,12 +4,20 @@
 // checks it before anything is proved (porep/seal_commit_phase2.hpp check_c1).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "engine/circuit_handler.hpp"
+#include "filecoin/porep_proof.hpp"
+#include "porep/public_params.hpp"
 
 namespace cuzk::engine {
 
 std::shared_ptr<const CircuitHandler> make_porep_handler();
+
+// The prepared job of a C1 that check_c1 accepted for `pp`: what prepare() makes of a request,
+// and where `cuzk porep c2` gets its partitions. `payload_bytes`: the C1 JSON's size.
+std::unique_ptr<PreparedJob> make_porep_job(filecoin::SealCommitPhase1Output c1,
+                                            porep::PublicParams pp, uint64_t payload_bytes);
 
 }  // namespace cuzk::engine

@@ -34,11 +34,12 @@ class PoStJobState final : public PreparedJob {
 
   PartitionCircuit partition(unsigned k) const override {
     if (k != 0) throw std::invalid_argument("a PoSt job has one partition");
-    PartitionCircuit out;
-    out.public_inputs = post::public_inputs(job_.params, job_.randomness, job_.partition);
-    out.circuit = std::make_unique<post::FallbackPoStCircuit>(
-        post::FallbackPoStCircuit::from_partition(job_.partition, job_.params));
-    return out;
+    return timed_partition(
+        [&] { return post::public_inputs(job_.params, job_.randomness, job_.partition); },
+        [&] {
+          return std::make_unique<post::FallbackPoStCircuit>(
+              post::FallbackPoStCircuit::from_partition(job_.partition, job_.params));
+        });
   }
 
  private:
@@ -68,7 +69,7 @@ class PoStHandler final : public CircuitHandler {
     req.randomness = r.randomness;
     req.partition_index = r.partition_index;
     req.miner_id = r.miner_id;
-    return std::make_unique<PoStJobState>(filecoin::decode_post_request(req, &pool));
+    return make_post_job(filecoin::decode_post_request(req, &pool));
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,
@@ -116,6 +117,10 @@ class PoStHandler final : public CircuitHandler {
 };
 
 }  // namespace
+
+std::unique_ptr<PreparedJob> make_post_job(filecoin::PoStJob job) {
+  return std::make_unique<PoStJobState>(std::move(job));
+}
 
 std::shared_ptr<const CircuitHandler> make_winning_post_handler() {
   return std::make_shared<PoStHandler>(PoStKind::kWinning);

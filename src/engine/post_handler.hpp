@@ -11,10 +11,15 @@
 #include <memory>
 
 #include "engine/circuit_handler.hpp"
+#include "filecoin/post/post_request.hpp"
 
 namespace cuzk::engine {
 
 std::shared_ptr<const CircuitHandler> make_winning_post_handler();
 std::shared_ptr<const CircuitHandler> make_window_post_handler();
+
+// The prepared job (one partition) of a request filecoin::decode_post_request decoded and
+// verified: what prepare() makes of a request, and where `cuzk post prove` gets its partition.
+std::unique_ptr<PreparedJob> make_post_job(filecoin::PoStJob job);
 
 }  // namespace cuzk::engine

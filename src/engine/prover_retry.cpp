@@ -10,9 +10,7 @@
 #include <utility>
 
 #include "engine/engine_impl.hpp"
-#include "groth16/proof_io.hpp"
-#include "groth16/prover.hpp"
-#include "groth16/verifier.hpp"
+#include "engine/partition_prover.hpp"
 
 namespace cuzk::engine {
 
@@ -23,38 +21,33 @@ Engine::Impl::Attempt Engine::Impl::prove_once(groth16::ProverBackend& backend,
   const LoadedSrs& s = **item.srs;
   const SynthesizedPartition& p = *item.partition;
   try {
-    groth16::Proof proof;
-    {
-      // The engine's injector for the CUDA calls of this prove (this thread only).
-      FaultInjector::Scope scope(faults.get());
-      if (faults) {
-        if (const auto n = faults->hit(FaultSite::kProve))
-          throw InjectedFault("[injected fault prove #" + std::to_string(*n) + "]");
-      }
-      const groth16::ProofRandomness rand = groth16::ProofRandomness::from_os();
-      groth16::ProverTiming& pt = out.timing;
-      proof = p.witness
-                  ? backend.prove(s.params, groth16::PartitionInput::recorded(*p.witness, *s.pce),
-                                  rand, &pt)
-                  : groth16::create_proof(s.params, p.assignment, rand, backend, &pt);
-      observe_prover_phases(item.job->kind_label, pt);
-      if (faults && faults->hit(FaultSite::kCorruptProof)) {
+    // The engine's injector for the CUDA calls of this prove (this thread only).
+    FaultInjector::Scope scope(faults.get());
+    if (faults) {
+      if (const auto n = faults->hit(FaultSite::kProve))
+        throw InjectedFault("[injected fault prove #" + std::to_string(*n) + "]");
+    }
+    const auto corrupt = [this](groth16::Proof& proof) {
+      if (faults->hit(FaultSite::kCorruptProof)) {
         // A point moved by the generator: still on the curve and in the subgroup (it encodes
         // and decodes), but the pairing check fails.
         proof.a = (G1Jacobian::from_affine(proof.a) + G1Jacobian::generator()).to_affine();
       }
-    }
-    out.verify_started = Clock::now();
-    const bool verified =
-        !config.verify_proofs || groth16::verify_proof(s.pvk, proof, p.public_inputs);
-    out.verify_ended = Clock::now();
-    if (!verified) {
+    };
+    ProvedPartition proved = prove_partition(
+        backend, s.params, p.witness ? s.pce.get() : nullptr,
+        config.verify_proofs ? &s.pvk : nullptr, p, groth16::ProofRandomness::from_os(),
+        faults ? std::function<void(groth16::Proof&)>(corrupt) : nullptr);
+    out.timing = proved.timing;
+    observe_prover_phases(item.job->kind_label, out.timing);
+    out.verify_started = proved.verify_started;
+    out.verify_ended = proved.verify_ended;
+    if (proved.verify_failed) {
       out.verify_failed = true;
       out.error = "the proof does not verify against its public inputs";
       return out;
     }
-    const auto enc = groth16::encode_proof(proof);
-    out.proof.assign(enc.begin(), enc.end());
+    out.proof = std::move(proved.proof);
   } catch (const std::exception& e) {
     out.error = e.what();
     if (out.error.empty()) out.error = "unknown error";

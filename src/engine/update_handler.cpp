@@ -79,11 +79,12 @@ class UpdateJob final : public PreparedJob {
   uint64_t resident_bytes() const override { return payload_bytes_; }
 
   PartitionCircuit partition(unsigned k) const override {
-    PartitionCircuit out;
-    out.public_inputs = update::update_public_inputs(pp_, in_, k);
-    out.circuit = std::make_unique<update::EmptySectorUpdateCircuit>(
-        update::EmptySectorUpdateCircuit::from_vanilla(pp_, in_, k, proofs_.at(k)));
-    return out;
+    return timed_partition(
+        [&] { return update::update_public_inputs(pp_, in_, k); },
+        [&] {
+          return std::make_unique<update::EmptySectorUpdateCircuit>(
+              update::EmptySectorUpdateCircuit::from_vanilla(pp_, in_, k, proofs_.at(k)));
+        });
   }
 
  private:
@@ -140,7 +141,7 @@ class UpdateHandler final : public CircuitHandler {
     } catch (const update::VanillaRejectedError& e) {
       throw std::invalid_argument(e.what());
     }
-    return std::make_unique<UpdateJob>(pp, in, std::move(proofs), bytes);
+    return make_update_job(pp, in, std::move(proofs), bytes);
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,
@@ -168,6 +169,12 @@ class UpdateHandler final : public CircuitHandler {
 };
 
 }  // namespace
+
+std::unique_ptr<PreparedJob> make_update_job(UpdateParams pp, filecoin::UpdatePublicInputs in,
+                                             std::vector<filecoin::UpdatePartitionProof> proofs,
+                                             uint64_t payload_bytes) {
+  return std::make_unique<UpdateJob>(pp, in, std::move(proofs), payload_bytes);
+}
 
 std::shared_ptr<const CircuitHandler> make_update_handler() {
   return std::make_shared<UpdateHandler>();

@@ -12,12 +12,25 @@
 // (update::check_update_vanilla); a failure fails the job with the reason.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "engine/circuit_handler.hpp"
+#include "filecoin/update/update_params.hpp"
+#include "filecoin/update/update_proof.hpp"
+#include "filecoin/update/update_vanilla.hpp"
 
 namespace cuzk::engine {
 
 std::shared_ptr<const CircuitHandler> make_update_handler();
+
+// The prepared job of vanilla proofs that update::check_update_vanilla accepted: what prepare()
+// makes of a request, and where `cuzk update prove` gets its partitions. `payload_bytes`: the
+// proofs' bincode size.
+std::unique_ptr<PreparedJob> make_update_job(filecoin::UpdateParams pp,
+                                             filecoin::UpdatePublicInputs in,
+                                             std::vector<filecoin::UpdatePartitionProof> proofs,
+                                             uint64_t payload_bytes);
 
 }  // namespace cuzk::engine

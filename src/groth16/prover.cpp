@@ -1,19 +1,15 @@
 #include "groth16/prover.hpp"
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "pce/witness_cs.hpp"
+#include "util/clock.hpp"
 
 namespace cuzk::groth16 {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+using Clock = SteadyClock;
 
 }  // namespace
 

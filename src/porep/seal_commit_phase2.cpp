@@ -1,23 +1,14 @@
 #include "porep/seal_commit_phase2.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include "filecoin/porep_verify.hpp"
-#include "gpu/backend_factory.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
-#include "porep/stacked_circuit.hpp"
 
 namespace cuzk::porep {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 bool all_zero(std::span<const uint8_t> b) {
   return std::all_of(b.begin(), b.end(), [](uint8_t x) { return x == 0; });
@@ -64,63 +55,6 @@ filecoin::PorepConfig porep_config_of(const PublicParams& pp) {
   c.feature = pp.feature;
   c.registered = pp.registered;
   return c;
-}
-
-C2Result seal_commit_phase2(const filecoin::SealCommitPhase1Output& c1, const PublicParams& pp,
-                            const groth16::Parameters& params, const C2Options& options) {
-  if (options.pool == nullptr) throw std::invalid_argument("porep c2: options.pool is required");
-  ThreadPool& pool = *options.pool;
-  C2Result result;
-
-  auto t0 = Clock::now();
-  if (!options.c1_checked) check_c1(c1, pp, &pool);
-  result.vanilla_verify_s = seconds_since(t0);
-
-  const size_t want_inputs = 1 + public_input_count(pp);
-  if (params.vk.ic.size() != want_inputs) {
-    throw std::invalid_argument(
-        "porep c2: the parameters have " + std::to_string(params.vk.ic.size()) +
-        " IC points, the circuit has " + std::to_string(want_inputs) + " inputs");
-  }
-  std::unique_ptr<groth16::ProverBackend> backend =
-      groth16::make_backend(options.backend, pool, &result.backend);
-  const groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(params.vk);
-  const filecoin::StackedGraph graph = pp.graph();
-  const PorepPublicInputs pub = PorepPublicInputs::from_c1(c1);
-
-  result.proof.reserve(pp.partitions * groth16::kProofBytes);
-  for (unsigned k = 0; k < pp.partitions; ++k) {
-    PartitionTiming t;
-    t.partition = k;
-    const auto t_part = Clock::now();
-
-    t0 = Clock::now();
-    const StackedCircuit circuit = StackedCircuit::from_c1(c1, pp, k);
-    t.circuit_s = seconds_since(t0);
-
-    t0 = Clock::now();
-    const std::vector<Fr> inputs = public_inputs(pp, pub, k, &graph);
-    t.inputs_s = seconds_since(t0);
-
-    const groth16::ProofRandomness rand =
-        options.randomness ? options.randomness(k) : groth16::ProofRandomness::from_os();
-    const groth16::Proof proof = groth16::prove(params, circuit, rand, *backend, &t.prover);
-
-    // It is never correct to return a proof that does not verify (seal.rs).
-    t0 = Clock::now();
-    const bool ok = groth16::verify_proof(pvk, proof, inputs);
-    t.verify_s = seconds_since(t0);
-    if (!ok) {
-      throw std::runtime_error("porep c2: the proof of partition " + std::to_string(k) +
-                               " does not verify (parameters for another circuit?)");
-    }
-    const auto bytes = groth16::encode_proof(proof);
-    result.proof.insert(result.proof.end(), bytes.begin(), bytes.end());
-    t.total_s = seconds_since(t_part);
-    result.partitions.push_back(t);
-    if (options.on_partition) options.on_partition(t);
-  }
-  return result;
 }
 
 bool verify_seal_proof(const PublicParams& pp, const groth16::VerifyingKey& vk,

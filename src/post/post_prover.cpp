@@ -1,22 +1,14 @@
 #include "post/post_prover.hpp"
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
-#include "post/fallback_circuit.hpp"
 
 namespace cuzk::post {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 void check_key(const groth16::VerifyingKey& vk, const filecoin::FallbackPoStParams& pp) {
   const uint64_t want = 1 + pp.public_input_count();
@@ -27,35 +19,6 @@ void check_key(const groth16::VerifyingKey& vk, const filecoin::FallbackPoStPara
 }
 
 }  // namespace
-
-PoStProof prove_post_partition(const filecoin::PoStJob& job, const groth16::Parameters& params,
-                               groth16::ProverBackend& backend,
-                               const groth16::ProofRandomness& rand) {
-  check_key(params.vk, job.params);
-  PoStProof out;
-  const auto t_start = Clock::now();
-  auto t0 = Clock::now();
-  const FallbackPoStCircuit circuit =
-      FallbackPoStCircuit::from_partition(job.partition, job.params);
-  out.timing.circuit_s = seconds_since(t0);
-  t0 = Clock::now();
-  const std::vector<Fr> inputs = public_inputs(job.params, job.randomness, job.partition);
-  out.timing.inputs_s = seconds_since(t0);
-
-  const groth16::Proof proof = groth16::prove(params, circuit, rand, backend, &out.timing.prover);
-  t0 = Clock::now();
-  const bool ok = groth16::verify_proof(groth16::prepare_verifying_key(params.vk), proof, inputs);
-  out.timing.verify_s = seconds_since(t0);
-  if (!ok) {
-    throw std::runtime_error(
-        "PoSt: the proof does not verify against its public inputs (parameters for another "
-        "circuit?)");
-  }
-  const auto bytes = groth16::encode_proof(proof);
-  out.bytes.assign(bytes.begin(), bytes.end());
-  out.timing.total_s = seconds_since(t_start);
-  return out;
-}
 
 bool verify_post_proof(const filecoin::FallbackPoStParams& pp, const groth16::VerifyingKey& vk,
                        const filecoin::Domain& randomness, std::span<const PublicSector> sectors,

@@ -1,17 +1,19 @@
-// The SnapDeals update proof from vanilla partition proofs and its verification, as
-// filecoin-proofs src/api/update.rs `generate_empty_sector_update_proof_with_vanilla` /
-// `verify_empty_sector_update_proof` and storage-proofs-core compound_proof.rs:
+// The SnapDeals update proof from vanilla partition proofs: the check of its input and the
+// verification of its output, as filecoin-proofs src/api/update.rs
+// `generate_empty_sector_update_proof_with_vanilla` / `verify_empty_sector_update_proof` and
+// storage-proofs-core compound_proof.rs:
 //
 //   1. refuse bad vanilla proofs before any proving: a partition count other than the sector
 //      size's, and every check of the vanilla verifier (filecoin/update/update_vanilla.hpp);
 //   2. per partition k: the circuit from vanilla_proofs[k] (update_circuit.hpp), the public
 //      inputs natively (public_inputs.hpp), a Groth16 proof with fresh r, s, verified against
-//      those inputs before anything is returned;
+//      those inputs before anything is returned: the engine's update handler builds the
+//      partitions (engine/update_handler.hpp), the engine or, for `cuzk update prove`,
+//      engine/serial_prover.hpp proves them;
 //   3. the output is the partition proofs concatenated in k order, 192 bytes each.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -20,14 +22,10 @@
 #include "filecoin/update/update_params.hpp"
 #include "filecoin/update/update_proof.hpp"
 #include "filecoin/update/update_vanilla.hpp"
-#include "groth16/prover.hpp"
 #include "groth16/types.hpp"
-#include "porep/seal_commit_phase2.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::update {
-
-using porep::PartitionTiming;
 
 // The vanilla proofs were refused before proving; what() says why.
 class VanillaRejectedError : public std::runtime_error {
@@ -36,32 +34,9 @@ class VanillaRejectedError : public std::runtime_error {
       : std::runtime_error("vanilla proofs refused before proving: " + why) {}
 };
 
-struct UpdateProveOptions {
-  ThreadPool* pool = nullptr;                                              // required
-  std::string backend = "cpu";                                             // cpu | gpu[:N] | auto
-  std::function<groth16::ProofRandomness(unsigned partition)> randomness;  // default: OS
-  std::function<void(const PartitionTiming&)> on_partition;
-  bool vanilla_checked = false;  // the caller ran check_update_vanilla
-};
-
-struct UpdateProveResult {
-  std::vector<uint8_t> proof;  // partitions x 192 bytes
-  std::vector<PartitionTiming> partitions;
-  double vanilla_verify_s = 0;
-  std::string backend;
-};
-
-// Step 1 alone: VanillaRejectedError naming the failed check.
+// Step 1: VanillaRejectedError naming the failed check.
 void check_update_vanilla(const filecoin::UpdateParams& pp, const filecoin::UpdatePublicInputs& in,
                           std::span<const filecoin::UpdatePartitionProof> proofs, ThreadPool* pool);
-
-// VanillaRejectedError for bad vanilla proofs; std::invalid_argument when the parameters do not
-// fit; std::runtime_error if a proof fails its own verification (nothing is returned then).
-UpdateProveResult prove_update(const filecoin::UpdateParams& pp,
-                               const filecoin::UpdatePublicInputs& in,
-                               std::span<const filecoin::UpdatePartitionProof> proofs,
-                               const groth16::Parameters& params,
-                               const UpdateProveOptions& options);
 
 // std::invalid_argument when the byte count is not partitions x 192 or a point does not decode;
 // otherwise the result, with per-partition outcomes in `per_partition` when given.

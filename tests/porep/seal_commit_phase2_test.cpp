@@ -1,16 +1,11 @@
-// C2 end to end on the CPU: a 2 KiB sector sealed with the sealing code -> C1 -> insecure test
-// parameters (written under Filecoin's names and read back; kept between runs, see
-// porep_test_util.hpp) -> C2 -> the proof verifies; a wrong comm_r, comm_d, replica_id or seed
-// does not; a tampered C1 is refused before proving with a message naming the check. Parameter
-// generation and proving dominate (a 2.7 M-constraint partition), so everything that needs the
-// parameters is one test.
+// C2's checks: a tampered C1 is refused before proving with a message naming the check, and
+// missing parameter files are named. The proof itself (2 KiB, CPU and GPU) is proved as
+// `cuzk porep c2` proves it in tests/engine/serial_porep_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 
-#include "gpu/backend_factory.hpp"
-#include "groth16/proof_io.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/seal_commit_phase2.hpp"
 #include "porep_test_util.hpp"
@@ -18,93 +13,14 @@
 namespace cuzk::porep {
 namespace {
 
-TEST(SealCommitPhase2, TwoKiBSealedSectorProvesAndVerifiesOnlyWithItsOwnInputs) {
-  const test::SealedSector& s = test::sealed_2kib();
-  const PublicParams pp = PublicParams::from_config(s.config);
-  ThreadPool pool(0);
-
-  const test::TestParameters tp = test::cached_test_parameters(pp, pool);
-  const groth16::Parameters& params = tp.params;
-  const groth16::VerifyingKey vk = read_verifying_key_file(tp.dir, pp, test::kTestParameterChecks);
-  EXPECT_EQ(vk, params.vk);
-  EXPECT_EQ(tp.setup.inputs, 40u);
-  EXPECT_EQ(parameter_metadata_json(pp), "{\"sector_size\":2048}");
-  std::printf(
-      "2 KiB test parameters (%zu rows, %zu aux): %s; synthesis %.1f s, setup %.1f s, "
-      "write %.1f s, read %.1f s\n",
-      tp.setup.constraints, tp.setup.aux, tp.generated ? "generated" : "from an earlier run",
-      tp.setup.synthesis_s, tp.setup.setup_s, tp.write_s, tp.read_s);
-
-  C2Options o;
-  o.pool = &pool;
-  o.randomness = [](unsigned) {  // injected r, s (the GPU backend must give the same bytes)
-    return groth16::ProofRandomness{Fr::from_u64(11), Fr::from_u64(12)};
-  };
-  const C2Result r = seal_commit_phase2(s.c1, pp, params, o);
-  ASSERT_EQ(r.proof.size(), 192u);
-  ASSERT_EQ(r.partitions.size(), 1u);
-  const PartitionTiming& t = r.partitions[0];
-  std::printf(
-      "2 KiB C2 (CPU, %u threads): vanilla %.3f s | circuit %.3f, inputs %.3f, synthesis %.2f, "
-      "quotient %.2f, msm h %.2f l %.2f a %.2f b_g1 %.2f b_g2 %.2f, verify %.3f, total %.2f s\n",
-      pool.size(), r.vanilla_verify_s, t.circuit_s, t.inputs_s, t.prover.synthesis_s,
-      t.prover.quotient_s, t.prover.msm_h_s, t.prover.msm_l_s, t.prover.msm_a_s,
-      t.prover.msm_b_g1_s, t.prover.msm_b_g2_s, t.verify_s, t.total_s);
-
-  const PorepPublicInputs good = PorepPublicInputs::from_c1(s.c1);
-  std::vector<bool> per;
-  EXPECT_TRUE(verify_seal_proof(pp, vk, good, r.proof, &per));
-  EXPECT_EQ(per, std::vector<bool>{true});
-
-  const auto expect_rejected = [&](PorepPublicInputs in, const char* what) {
-    EXPECT_FALSE(verify_seal_proof(pp, vk, in, r.proof)) << what;
-  };
-  PorepPublicInputs bad = good;
-  bad.comm_r[0] ^= 1;
-  expect_rejected(bad, "comm_r");
-  bad = good;
-  (*bad.seed)[5] ^= 1;  // other challenges
-  expect_rejected(bad, "seed");
-  bad = good;
-  bad.comm_d[3] ^= 1;
-  expect_rejected(bad, "comm_d");
-  bad = good;
-  bad.replica_id[0] ^= 1;
-  expect_rejected(bad, "replica_id");
-
-  // Where a GPU backend exists (builds with the gpu layer, a device present), it must give the
-  // CPU backend's bytes for the same r, s.
-  std::string note;
-  if (groth16::make_backend("auto", pool, &note)->name() != "cpu") {
-    C2Options gpu = o;
-    gpu.backend = "auto";
-    const C2Result g = seal_commit_phase2(s.c1, pp, params, gpu);
-    EXPECT_EQ(g.proof, r.proof) << g.backend;
-    std::printf("%s: synthesis %.2f, quotient %.2f, msm h %.2f l %.2f a %.2f b_g1 %.2f b_g2 %.2f\n",
-                g.backend.c_str(), g.partitions[0].prover.synthesis_s,
-                g.partitions[0].prover.quotient_s, g.partitions[0].prover.msm_h_s,
-                g.partitions[0].prover.msm_l_s, g.partitions[0].prover.msm_a_s,
-                g.partitions[0].prover.msm_b_g1_s, g.partitions[0].prover.msm_b_g2_s);
-  }
-
-  // Malformed proof bytes are errors, not failed verifications.
-  std::vector<uint8_t> truncated(r.proof.begin(), r.proof.end() - 1);
-  EXPECT_THROW(verify_seal_proof(pp, vk, good, truncated), std::invalid_argument);
-  std::vector<uint8_t> garbage(192, 0x11);
-  EXPECT_THROW(verify_seal_proof(pp, vk, good, garbage), std::invalid_argument);
-}
-
 // A C1 the vanilla verifier refuses never reaches the prover: no parameters are needed.
 TEST(SealCommitPhase2, TamperedC1IsRefusedBeforeProving) {
   const test::SealedSector& s = test::sealed_2kib();
   const PublicParams pp = PublicParams::from_config(s.config);
   ThreadPool pool(0);
-  C2Options o;
-  o.pool = &pool;
-  const groth16::Parameters none;  // would fail the size checks if proving were reached
   const auto refused = [&](const filecoin::SealCommitPhase1Output& c1) -> std::string {
     try {
-      (void)seal_commit_phase2(c1, pp, none, o);
+      check_c1(c1, pp, &pool);
     } catch (const C1RejectedError& e) {
       return e.what();
     }

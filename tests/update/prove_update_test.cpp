@@ -1,6 +1,6 @@
 // INSECURE 2 KiB update test parameters made once per build tree (update_test_util.hpp) under
 // Filecoin's name with the insecure marker, refused when read without allowing insecure sets,
-// never written over an existing file unless forced; prove_update's refusals before proving.
+// never written over an existing file unless forced; the refusals of bad vanilla proofs.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -56,28 +56,25 @@ TEST(UpdateTestParameters, TwoKiBSetIsMadeOrReadBackWithFilecoinNames) {
 }
 
 // The proof itself is made and checked by the CLI and daemon tests (cuzk update prove / verify,
-// SNAP_DEALS_UPDATE); here what needs no proving: bad vanilla proofs are refused before the
-// parameters are touched, naming the check, and proof bytes of the wrong size are refused.
+// SNAP_DEALS_UPDATE; parameters of another circuit: tests/engine/serial_update_test.cpp); here
+// what needs no proving: bad vanilla proofs are refused before the parameters are touched,
+// naming the check, and proof bytes of the wrong size are refused.
 TEST(UpdateProve, BadVanillaProofsAreRefusedBeforeProving) {
   ThreadPool pool;
   const testing::SyntheticUpdate u = testing::make_synthetic_update(2 * KiB, 51);
-  const groth16::Parameters none;  // never read: the refusal comes first
-  UpdateProveOptions o;
-  o.pool = &pool;
   std::vector<filecoin::UpdatePartitionProof> bad = u.proofs;
   bad[0].comm_c[0] ^= 1;
   try {
-    prove_update(u.pp, u.in, bad, none, o);
+    check_update_vanilla(u.pp, u.in, bad, &pool);
     FAIL() << "no error";
   } catch (const VanillaRejectedError& e) {
     EXPECT_NE(std::string(e.what()).find("comm_r_old != H(comm_c"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(prove_update(u.pp, u.in, {}, none, o), VanillaRejectedError);
+  EXPECT_THROW(check_update_vanilla(u.pp, u.in, {}, &pool), VanillaRejectedError);
   filecoin::UpdatePublicInputs other = u.in;
   other.comm_d_new[0] ^= 1;
-  EXPECT_THROW(prove_update(u.pp, other, u.proofs, none, o), VanillaRejectedError);
-  // The vanilla proofs are fine, the parameters are not those of the circuit.
-  EXPECT_THROW(prove_update(u.pp, u.in, u.proofs, none, o), std::invalid_argument);
+  EXPECT_THROW(check_update_vanilla(u.pp, other, u.proofs, &pool), VanillaRejectedError);
+  EXPECT_NO_THROW(check_update_vanilla(u.pp, u.in, u.proofs, &pool));
 
   const test::TestParameters t = test::cached_test_parameters(u.pp, pool);
   const groth16::VerifyingKey vk = read_verifying_key_file(t.dir, u.pp, test::kTestParameterChecks);

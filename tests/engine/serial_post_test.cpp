@@ -1,12 +1,15 @@
-// WinningPoSt and WindowPoSt end to end on the CPU at 2 KiB, from sectors sealed here: the
-// vanilla prover's output encoded as Curio sends it, decoded and verified (post_request.hpp),
-// proved with test parameters read back from their Filecoin-named files, and the proof verified
+// WinningPoSt and WindowPoSt end to end on the CPU at 2 KiB, from sectors sealed here, as
+// `cuzk post prove` runs them: the vanilla prover's output encoded as Curio sends it, decoded and
+// verified (post_request.hpp), the partition from the engine's PoSt handler proved by the serial
+// driver with test parameters read back from their Filecoin-named files, and the proof verified
 // against the public inputs a verifier computes from the sectors alone; a proof does not verify
 // for other randomness, another sector's comm_r or another partition index (Window V1).
 #include <gtest/gtest.h>
 
 #include <cstdio>
 
+#include "engine/post_handler.hpp"
+#include "engine/serial_prover.hpp"
 #include "filecoin/post/post_request.hpp"
 #include "filecoin/post/post_vanilla_prover.hpp"
 #include "groth16/backend.hpp"
@@ -55,15 +58,17 @@ void prove_and_verify(PoStKind kind, uint64_t registered, size_t sectors) {
   ThreadPool pool(0);
   const test::TestParameters tp = test::cached_test_parameters(job.params, pool);
   groth16::CpuBackend backend(pool);
-  const PoStProof proof =
-      prove_post_partition(job, tp.params, backend, groth16::ProofRandomness::from_os());
-  ASSERT_EQ(proof.bytes.size(), 192u);
+  const engine::SerialProveResult proved =
+      engine::prove_serially(*engine::make_post_job(job), tp.params, backend, pool);
+  ASSERT_EQ(proved.proof.size(), 192u);
+  ASSERT_EQ(proved.partitions.size(), 1u);
+  const std::vector<uint8_t>& proof = proved.proof;
+  const engine::PartitionTiming& t = proved.partitions[0];
   std::printf(
       "%s 2 KiB (%zu sector(s)): parameters %s (%.1f s) | circuit %.3f | synthesis %.3f "
       "| prove %.3f | verify %.3f | total %.3f s\n",
       filecoin::post_kind_name(kind), sectors, tp.generated ? "generated" : "cached",
-      tp.setup.setup_s, proof.timing.circuit_s, proof.timing.prover.synthesis_s,
-      proof.timing.prover.total_s, proof.timing.verify_s, proof.timing.total_s);
+      tp.setup.setup_s, t.circuit_s, t.prover.synthesis_s, t.prover.total_s, t.verify_s, t.total_s);
 
   // The verifier's view: the sectors' ids and comm_rs (from the seal), the randomness.
   const groth16::VerifyingKey vk =
@@ -77,9 +82,9 @@ void prove_and_verify(PoStKind kind, uint64_t registered, size_t sectors) {
     if (kind == PoStKind::kWinning) {
       // A Winning verifier repeats the sector in every slot (verify_winning_post).
       std::vector<PublicSector> slots(job.params.sector_count, s[0]);
-      return verify_post_proof(job.params, vk, r, slots, k, proof.bytes);
+      return verify_post_proof(job.params, vk, r, slots, k, proof);
     }
-    return verify_post_proof(job.params, vk, r, s, k, proof.bytes);
+    return verify_post_proof(job.params, vk, r, s, k, proof);
   };
   EXPECT_TRUE(verify(randomness, pub, 0));
   Domain other = randomness;
@@ -92,9 +97,8 @@ void prove_and_verify(PoStKind kind, uint64_t registered, size_t sectors) {
   if (registered == 5) {
     EXPECT_FALSE(verify(randomness, pub, 1));  // V1: the position counts
   }
-  EXPECT_THROW(
-      verify_post_proof(job.params, vk, randomness, pub, 0, std::span(proof.bytes).first(191)),
-      std::invalid_argument);
+  EXPECT_THROW(verify_post_proof(job.params, vk, randomness, pub, 0, std::span(proof).first(191)),
+               std::invalid_argument);
 }
 
 TEST(PoStProve, WindowPoStTwoKiBPartitionOfTwoSectors) {
