@@ -356,10 +356,9 @@ void Engine::Impl::start() {
       w->gpu = true;
       w->ordinal = std::stoi(kind.substr(4));
       w->pool = std::make_unique<ThreadPool>(config.threads);
-      w->backend =
-          config.fake_devices.make
-              ? config.fake_devices.make(kind, *w->pool)
-              : groth16::make_backend(kind, *w->pool, nullptr, config.gpu_memory_limit);
+      w->backend = config.fake_devices.make
+                       ? config.fake_devices.make(kind, *w->pool)
+                       : groth16::make_backend(kind, *w->pool, nullptr, config.gpu_memory_limit);
       metrics.set("cuzk_prover_in_rotation", {{"worker", kind}}, 1);
       metrics.set("cuzk_gpu_memory_limit_bytes", {{"gpu", kind}},
                   static_cast<double>(config.gpu_memory_limit));
