@@ -356,7 +356,13 @@ ListenAddress parse_listen_address(std::string_view text, bool allow_unix) {
   const bool port_ok = !port.empty() && port.size() <= 5 &&
                        port.find_first_not_of("0123456789") == std::string::npos &&
                        std::stoul(port) <= 65535;
-  if (host.empty() || !port_ok) {
+  // A name or IPv4 address has no ':' or '/'; an IPv6 address is bracketed ("[::1]:9820").
+  // (The fuzzer found "tcp://unix:x:1" taken as host "unix:x", printed back as a unix socket.)
+  const bool bracketed = host.size() > 2 && host.front() == '[' && host.back() == ']' &&
+                         host.find_first_of("[]/", 1) == host.size() - 1;
+  const bool host_ok =
+      !host.empty() && (bracketed || host.find_first_of(":/[]") == std::string::npos);
+  if (!host_ok || !port_ok) {
     throw std::invalid_argument("\"" + s + "\": expected " +
                                 (allow_unix ? "unix:///path or host:port" : "host:port"));
   }

@@ -281,6 +281,14 @@ TEST(DaemonConfig, ErrorsNameFileLineAndKey) {
        "integer"},
       {"[daemon]\nlisten = \"localhost\"",
        "test.toml:2: [daemon] listen: \"localhost\": expected unix:///path or host:port"},
+      // A host with ':' is no host (it printed back as a unix socket: the fuzzer's find), and
+      // an IPv6 address needs its brackets closed.
+      {"[daemon]\nlisten = \"tcp://unix:..01:0\"",
+       "[daemon] listen: \"tcp://unix:..01:0\": expected unix:///path or host:port"},
+      {"[daemon]\nstatus_listen = \"[::1\"",
+       "[daemon] status_listen: \"[::1\": expected host:port"},
+      {"[daemon]\nstatus_listen = \"::1:80\"",
+       "[daemon] status_listen: \"::1:80\": expected host:port"},
       {"[daemon]\nstatus_listen = \"unix:///tmp/m.sock\"",
        "[daemon] status_listen: \"unix:///tmp/m.sock\": expected host:port"},
       {"[daemon]\nshutdown = \"now\"",
