@@ -17,8 +17,6 @@
 #include "engine/engine.hpp"
 #include "fake_handler.hpp"
 #include "groth16/backend.hpp"
-#include "groth16/proof_io.hpp"
-#include "groth16/verifier.hpp"
 
 namespace cuzk::engine::test {
 namespace {
@@ -134,10 +132,7 @@ struct TwoDevices {
     return r.value_or(JobResult{});
   }
   double metric(const std::string& series) const {
-    const std::string text = engine->metrics_text();
-    const size_t at = text.find("\n" + series + " ");
-    if (at == std::string::npos) return -1;
-    return std::stod(text.substr(at + series.size() + 2));
+    return metric_value(engine->metrics_text(), series);
   }
   GpuInfo gpu(uint32_t ordinal) const {
     for (const GpuInfo& g : engine->status().gpus)
@@ -146,24 +141,6 @@ struct TwoDevices {
     return {};
   }
 };
-
-size_t verifying_proofs(const JobResult& r) {
-  static const auto pvk = [] {
-    ThreadPool pool(1);
-    const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
-    return groth16::prepare_verifying_key(
-        groth16::generate_parameters_insecure(
-            circuit, groth16::ToxicWaste::insecure_from_seed("engine tests"), pool)
-            .vk);
-  }();
-  const auto proofs = groth16::decode_proofs(r.proof);
-  if (!proofs) return 0;
-  const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
-  size_t n = 0;
-  for (const auto& p : *proofs)
-    n += groth16::verify_proof(pvk, p, circuit.public_inputs()) ? 1 : 0;
-  return n;
-}
 
 TEST(EngineDevices, PartitionsOfOneJobAndOfSeveralJobsSpreadOverBothDevices) {
   TwoDevices h(60ms, 60ms);

@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "engine/circuit_handler.hpp"
+#include "groth16/proof_io.hpp"
 #include "groth16/setup.hpp"
+#include "groth16/verifier.hpp"
 #include "random_circuit.hpp"
 
 namespace cuzk::engine::test {
@@ -154,5 +156,32 @@ class FakeHandler final : public CircuitHandler {
   ProofKind kind_;
   std::string prefix_;
 };
+
+// How many of a completed job's partition proofs verify under the fake circuit's own key (the
+// oracle of the engine tests: the verifier here, not the engine's check).
+inline size_t verifying_proofs(const JobResult& r) {
+  static const auto pvk = [] {
+    ThreadPool pool(1);
+    const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
+    return groth16::prepare_verifying_key(
+        groth16::generate_parameters_insecure(
+            circuit, groth16::ToxicWaste::insecure_from_seed("engine tests"), pool)
+            .vk);
+  }();
+  const auto proofs = groth16::decode_proofs(r.proof);
+  if (!proofs) return 0;
+  const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
+  size_t n = 0;
+  for (const auto& p : *proofs)
+    n += groth16::verify_proof(pvk, p, circuit.public_inputs()) ? 1 : 0;
+  return n;
+}
+
+// The value of one series in Prometheus text, or -1 when it is absent.
+inline double metric_value(const std::string& text, const std::string& series) {
+  const size_t at = text.find("\n" + series + " ");
+  if (at == std::string::npos) return -1;
+  return std::stod(text.substr(at + series.size() + 2));
+}
 
 }  // namespace cuzk::engine::test

@@ -13,8 +13,6 @@
 #include "common/temp_dir.hpp"
 #include "engine/engine.hpp"
 #include "fake_handler.hpp"
-#include "groth16/proof_io.hpp"
-#include "groth16/verifier.hpp"
 #include "util/fault_injector.hpp"
 
 namespace cuzk::engine::test {
@@ -54,31 +52,9 @@ struct FaultHarness {
   }
   // The value of one series in the metrics text, or -1 when it is absent.
   double metric(const std::string& series) const {
-    const std::string text = engine->metrics_text();
-    const size_t at = text.find("\n" + series + " ");
-    if (at == std::string::npos) return -1;
-    return std::stod(text.substr(at + series.size() + 2));
+    return metric_value(engine->metrics_text(), series);
   }
 };
-
-// How many of a completed job's partition proofs verify under the fake circuit's key.
-size_t verifying_proofs(const JobResult& r) {
-  static const auto pvk = [] {
-    ThreadPool pool(1);
-    const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
-    return groth16::prepare_verifying_key(
-        groth16::generate_parameters_insecure(
-            circuit, groth16::ToxicWaste::insecure_from_seed("engine tests"), pool)
-            .vk);
-  }();
-  const auto proofs = groth16::decode_proofs(r.proof);
-  if (!proofs) return 0;
-  const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
-  size_t n = 0;
-  for (const auto& p : *proofs)
-    n += groth16::verify_proof(pvk, p, circuit.public_inputs()) ? 1 : 0;
-  return n;
-}
 
 TEST(FaultPlan, ParsesSitesCountsAndRanges) {
   const auto rules = parse_fault_plan(" prove:2-3, corrupt-proof:4+ ,gpu-alloc:1");
