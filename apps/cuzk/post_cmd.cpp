@@ -30,7 +30,7 @@
 #include "porep/public_params.hpp"
 #include "post/fallback_circuit.hpp"
 #include "post/parameter_cache.hpp"
-#include "post/post_prover.hpp"
+#include "post/post_verifier.hpp"
 #include "post/public_inputs.hpp"
 #include "util/atomic_file.hpp"
 

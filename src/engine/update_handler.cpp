@@ -6,7 +6,7 @@
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/update/update_proof.hpp"
 #include "update/parameter_cache.hpp"
-#include "update/prove_update.hpp"
+#include "update/update_proof.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
 

@@ -11,7 +11,7 @@
 #include "engine/engine.hpp"
 #include "filecoin/post/post_vanilla_prover.hpp"
 #include "groth16/proof_io.hpp"
-#include "post/post_prover.hpp"
+#include "post/post_verifier.hpp"
 #include "post_test_util.hpp"
 
 namespace cuzk::engine {

@@ -13,7 +13,7 @@
 #include "filecoin/post/post_request.hpp"
 #include "filecoin/post/post_vanilla_prover.hpp"
 #include "groth16/backend.hpp"
-#include "post/post_prover.hpp"
+#include "post/post_verifier.hpp"
 #include "post_test_util.hpp"
 
 namespace cuzk::post {

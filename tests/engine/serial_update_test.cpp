@@ -9,7 +9,7 @@
 #include "common/synthetic_update.hpp"
 #include "engine/serial_prover.hpp"
 #include "engine/update_handler.hpp"
-#include "update/prove_update.hpp"
+#include "update/update_proof.hpp"
 
 namespace cuzk::update {
 namespace {

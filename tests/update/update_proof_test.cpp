@@ -8,7 +8,7 @@
 
 #include "common/synthetic_update.hpp"
 #include "common/temp_dir.hpp"
-#include "update/prove_update.hpp"
+#include "update/update_proof.hpp"
 #include "update_test_util.hpp"
 
 namespace cuzk::update {

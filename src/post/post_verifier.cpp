@@ -1,4 +1,4 @@
-#include "post/post_prover.hpp"
+#include "post/post_verifier.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,4 @@
-#include "update/prove_update.hpp"
+#include "update/update_proof.hpp"
 
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
