@@ -29,9 +29,9 @@
 #include "porep/public_params.hpp"
 #include "update/parameter_cache.hpp"
 #include "update/poseidon_circuit.hpp"
-#include "update/update_proof.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
+#include "update/update_proof.hpp"
 #include "util/atomic_file.hpp"
 
 namespace cuzk::app {

@@ -6,9 +6,9 @@
 #include "filecoin/registered_proof.hpp"
 #include "filecoin/update/update_proof.hpp"
 #include "update/parameter_cache.hpp"
-#include "update/update_proof.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
+#include "update/update_proof.hpp"
 
 namespace cuzk::engine {
 
