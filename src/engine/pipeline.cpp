@@ -313,6 +313,9 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     job->result.timings.gpu_compute_ms += static_cast<uint64_t>(prove_s * 1e3);
     if (!attempt.ok()) consider_rotation(w, attempt.error);
     if (requeue) {  // for another worker: in flight still
+      // The others may have left the rotation since the retry chose to move it (it decided
+      // without the lock held): then whoever is left, this worker included, takes it.
+      if (!another_in_rotation(w)) item.not_on.clear();
       prover_queue.push_back(std::move(item));
       queue_cv.notify_all();
       continue;
