@@ -360,8 +360,11 @@ ListenAddress parse_listen_address(std::string_view text, bool allow_unix) {
   // (The fuzzer found "tcp://unix:x:1" taken as host "unix:x", printed back as a unix socket.)
   const bool bracketed = host.size() > 2 && host.front() == '[' && host.back() == ']' &&
                          host.find_first_of("[]/", 1) == host.size() - 1;
+  const bool printable = std::none_of(host.begin(), host.end(), [](char ch) {
+    return static_cast<unsigned char>(ch) <= ' ' || ch == '\x7f';  // " .1" printed back trimmed
+  });
   const bool host_ok =
-      !host.empty() && (bracketed || host.find_first_of(":/[]") == std::string::npos);
+      !host.empty() && printable && (bracketed || host.find_first_of(":/[]") == std::string::npos);
   if (!host_ok || !port_ok) {
     throw std::invalid_argument("\"" + s + "\": expected " +
                                 (allow_unix ? "unix:///path or host:port" : "host:port"));

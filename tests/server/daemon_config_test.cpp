@@ -285,6 +285,8 @@ TEST(DaemonConfig, ErrorsNameFileLineAndKey) {
       // an IPv6 address needs its brackets closed.
       {"[daemon]\nlisten = \"tcp://unix:..01:0\"",
        "[daemon] listen: \"tcp://unix:..01:0\": expected unix:///path or host:port"},
+      {"[daemon]\nlisten = \"tcp:// .1:9820\"",
+       "[daemon] listen: \"tcp:// .1:9820\": expected unix:///path or host:port"},
       {"[daemon]\nstatus_listen = \"[::1\"",
        "[daemon] status_listen: \"[::1\": expected host:port"},
       {"[daemon]\nstatus_listen = \"::1:80\"",
