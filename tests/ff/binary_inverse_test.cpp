@@ -15,30 +15,14 @@
 
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
+#include "ff_test_util.hpp"
 
 namespace cuzk {
 namespace {
 
-template <size_t N>
-mpz_class to_mpz(const BigInt<N>& v) {
-  mpz_class r;
-  mpz_import(r.get_mpz_t(), N, -1, sizeof(uint64_t), 0, 0, v.w);
-  return r;
-}
-
-template <size_t N>
-BigInt<N> from_mpz(const mpz_class& v) {
-  BigInt<N> r;
-  size_t count = 0;
-  mpz_export(r.w, &count, -1, sizeof(uint64_t), 0, 0, v.get_mpz_t());
-  return r;
-}
-
-mpz_class mod(const mpz_class& a, const mpz_class& m) {
-  mpz_class r;
-  mpz_mod(r.get_mpz_t(), a.get_mpz_t(), m.get_mpz_t());
-  return r;
-}
+using ff_test::from_mpz;
+using ff_test::mod;
+using ff_test::to_mpz;
 
 uint64_t neg_inv64(uint64_t m0) {
   uint64_t x = 1;

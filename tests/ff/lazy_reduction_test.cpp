@@ -10,23 +10,13 @@
 
 #include "ff/cpu_features.hpp"
 #include "ff/fp2.hpp"
+#include "ff_test_util.hpp"
 
 namespace cuzk {
 namespace {
 
-mpz_class to_mpz(const uint64_t* w, size_t n) {
-  mpz_class r;
-  mpz_import(r.get_mpz_t(), n, -1, sizeof(uint64_t), 0, 0, w);
-  return r;
-}
-
-void from_mpz(uint64_t* w, size_t n, const mpz_class& v) {
-  for (size_t i = 0; i < n; ++i)
-    w[i] = 0;
-  ASSERT_LE(mpz_sizeinbase(v.get_mpz_t(), 2), 64 * n);
-  size_t count = 0;
-  mpz_export(w, &count, -1, sizeof(uint64_t), 0, 0, v.get_mpz_t());
-}
+using ff_test::from_mpz;
+using ff_test::to_mpz;
 
 const mpz_class& p() {
   static const mpz_class v = to_mpz(Fp::kModulus.w, 6);
@@ -106,7 +96,7 @@ TEST(FpWide, ReductionMatchesGmpBelowPTimesR) {
 
 #if CUZK_HAVE_X86_ASM
 TEST(FpWide, ReductionMayWriteOverItsInput) {
-  if (!ff::cpu_has_bmi2_adx()) GTEST_SKIP() << "CPU lacks BMI2/ADX";
+  CUZK_SKIP_WITHOUT_ADX();
   std::mt19937_64 rng(13);
   for (int i = 0; i < 100; ++i) {
     const Fp a = Fp::random(rng), b = Fp::random(rng);

@@ -22,38 +22,18 @@
 #include "ff/cpu_features.hpp"
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
+#include "ff_test_util.hpp"
 
 namespace cuzk {
 namespace {
 
 constexpr int kRandomPairs = 3000;
 
-// ---- GMP bridge ----
+// ---- GMP bridge (ff_test_util.hpp) ----
 
-template <size_t N>
-mpz_class to_mpz(const BigInt<N>& v) {
-  mpz_class r;
-  mpz_import(r.get_mpz_t(), N, -1, sizeof(uint64_t), 0, 0, v.w);
-  return r;
-}
-
-template <size_t N>
-BigInt<N> from_mpz(const mpz_class& v) {
-  if (sgn(v) < 0 || mpz_sizeinbase(v.get_mpz_t(), 2) > 64 * N) {
-    throw std::out_of_range("from_mpz: value does not fit");
-  }
-  BigInt<N> r;
-  size_t count = 0;
-  mpz_export(r.w, &count, -1, sizeof(uint64_t), 0, 0, v.get_mpz_t());
-  return r;
-}
-
-// Non-negative residue (mpz's % keeps the sign of the dividend).
-mpz_class mod(const mpz_class& a, const mpz_class& m) {
-  mpz_class r;
-  mpz_mod(r.get_mpz_t(), a.get_mpz_t(), m.get_mpz_t());
-  return r;
-}
+using ff_test::from_mpz;
+using ff_test::mod;
+using ff_test::to_mpz;
 
 std::string hex(const mpz_class& v) {
   return "0x" + v.get_str(16);
@@ -385,9 +365,7 @@ TYPED_TEST(PrimeField, PortableKernelComputesMontgomeryProduct) {
 TYPED_TEST(PrimeField, AdxKernelMatchesPortableKernel) {
   using F = TypeParam;
   using R = Ref<F>;
-  if (!ff::cpu_has_bmi2_adx()) {
-    GTEST_SKIP() << "CPU lacks BMI2/ADX";
-  }
+  CUZK_SKIP_WITHOUT_ADX();
 #if CUZK_HAVE_X86_ASM
   this->for_pairs([&](const mpz_class& a, const mpz_class& b) {
     const auto ia = from_mpz<F::kLimbs>(a), ib = from_mpz<F::kLimbs>(b);
@@ -404,9 +382,7 @@ TYPED_TEST(PrimeField, AdxKernelMatchesPortableKernel) {
 TYPED_TEST(PrimeField, AdxKernelAllowsOutputToAliasInputs) {
   using F = TypeParam;
   using R = Ref<F>;
-  if (!ff::cpu_has_bmi2_adx()) {
-    GTEST_SKIP() << "CPU lacks BMI2/ADX";
-  }
+  CUZK_SKIP_WITHOUT_ADX();
 #if CUZK_HAVE_X86_ASM
   const auto kernel = [](uint64_t* r, const uint64_t* a, const uint64_t* b) {
     if constexpr (F::kLimbs == 4) {
