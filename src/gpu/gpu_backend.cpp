@@ -1,13 +1,13 @@
 #include "gpu/gpu_backend.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
 #include "cs/constraint_system.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/quotient.hpp"
+#include "util/clock.hpp"
 
 namespace cuzk::gpu {
 
@@ -106,11 +106,7 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
                                           const groth16::PartitionInput& in,
                                           const groth16::ProofRandomness& rand,
                                           groth16::ProverTiming& t) {
-  using Clock = std::chrono::steady_clock;
-  const auto since = [](Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  };
-  const auto t_start = Clock::now();
+  const auto t_start = SteadyClock::now();
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
@@ -176,30 +172,30 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
   const std::span<const G1Affine> a_bases(params.a), b1_bases(params.b_g1);
   const std::span<const G2Affine> b2_bases(params.b_g2);
   groth16::MsmSums sums;
-  auto t0 = Clock::now();
+  auto t0 = SteadyClock::now();
   sums.h = msm_resident<G1Curve>(g1_bases_, params.h, d_a, n - 1, nullptr);
-  t.msm_h_s = since(t0);
-  t0 = Clock::now();
+  t.msm_h_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   sums.l = msm_resident<G1Curve>(g1_bases_, params.l, d_aux, aux, nullptr);
-  t.msm_l_s = since(t0);
-  t0 = Clock::now();
+  t.msm_l_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   sums.a = msm_resident<G1Curve>(g1_bases_, a_bases.first(inputs), d_inputs, inputs, nullptr) +
            msm_resident<G1Curve>(g1_bases_, a_bases.subspan(inputs), d_aux, aux, densities[0]);
-  t.msm_a_s = since(t0);
-  t0 = Clock::now();
+  t.msm_a_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   sums.b_g1 =
       msm_resident<G1Curve>(g1_bases_, b1_bases.first(b_inputs), d_inputs, inputs, densities[1]) +
       msm_resident<G1Curve>(g1_bases_, b1_bases.subspan(b_inputs), d_aux, aux, densities[2]);
-  t.msm_b_g1_s = since(t0);
-  t0 = Clock::now();
+  t.msm_b_g1_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   sums.b_g2 =
       msm_resident<G2Curve>(g2_bases_, b2_bases.first(b_inputs), d_inputs, inputs, densities[1]) +
       msm_resident<G2Curve>(g2_bases_, b2_bases.subspan(b_inputs), d_aux, aux, densities[2]);
-  t.msm_b_g2_s = since(t0);
-  t0 = Clock::now();
+  t.msm_b_g2_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
-  t.assemble_s = since(t0);
-  t.total_s = t.synthesis_s + since(t_start);
+  t.assemble_s = seconds_since(t0);
+  t.total_s = t.synthesis_s + seconds_since(t_start);
   return proof;
 }
 

@@ -2,7 +2,6 @@
 // three-phase proof that follows it (SpMV or uploads, the H chain, chunked MSMs), freeing between
 // the phases what the next does not use. The same proof bytes as the resident path.
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +11,7 @@
 #include "gpu/ntt_launch.hpp"
 #include "gpu/quotient.hpp"
 #include "pce/spmv.hpp"
+#include "util/clock.hpp"
 
 namespace cuzk::gpu {
 
@@ -82,11 +82,7 @@ groth16::Proof GpuBackend::prove_planned(const groth16::Parameters& params,
                                          const groth16::PartitionInput& in,
                                          const groth16::ProofRandomness& rand,
                                          groth16::ProverTiming& t, const MemoryPlan& plan) {
-  using Clock = std::chrono::steady_clock;
-  const auto since = [](Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  };
-  const auto t_start = Clock::now();
+  const auto t_start = SteadyClock::now();
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
@@ -233,32 +229,32 @@ groth16::Proof GpuBackend::prove_planned(const groth16::Parameters& params,
   BaseStreamer& st = streamer_;
   MsmStats* const stats = &last_msm_;
   groth16::MsmSums sums;
-  auto t0 = Clock::now();
+  auto t0 = SteadyClock::now();
   sums.h = chunked_msm<G1Curve>(st, g1_bases_, rh, std::span<const G1Affine>(params.h), d_a, n - 1,
                                 nullptr, nullptr, chunk, ws_, s, stats);
-  t.msm_h_s = since(t0);
-  t0 = Clock::now();
+  t.msm_h_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   sums.l = chunked_msm<G1Curve>(st, g1_bases_, rl, std::span<const G1Affine>(params.l), d_aux, aux,
                                 nullptr, nullptr, chunk, ws_, s, stats);
-  t.msm_l_s = since(t0);
-  t0 = Clock::now();
+  t.msm_l_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   sums.a = chunked_msm<G1Curve>(st, g1_bases_, ra, a_bases.first(inputs), d_inputs, inputs, nullptr,
                                 nullptr, chunk, ws_, s, stats) +
            chunked_msm<G1Curve>(st, g1_bases_, ra, a_bases.subspan(inputs), d_aux, aux,
                                 in.a_aux_density, densities[0], chunk, ws_, s, stats);
-  t.msm_a_s = since(t0);
-  t0 = Clock::now();
+  t.msm_a_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   sums.b_g1 = chunked_msm<G1Curve>(st, g1_bases_, rb1, b1_bases.first(b_inputs), d_inputs, inputs,
                                    in.b_input_density, densities[1], chunk, ws_, s, stats) +
               chunked_msm<G1Curve>(st, g1_bases_, rb1, b1_bases.subspan(b_inputs), d_aux, aux,
                                    in.b_aux_density, densities[2], chunk, ws_, s, stats);
-  t.msm_b_g1_s = since(t0);
-  t0 = Clock::now();
+  t.msm_b_g1_s = seconds_since(t0);
+  t0 = SteadyClock::now();
   sums.b_g2 = chunked_msm<G2Curve>(st, g2_bases_, rb2, b2_bases.first(b_inputs), d_inputs, inputs,
                                    in.b_input_density, densities[1], chunk, ws_, s, stats) +
               chunked_msm<G2Curve>(st, g2_bases_, rb2, b2_bases.subspan(b_inputs), d_aux, aux,
                                    in.b_aux_density, densities[2], chunk, ws_, s, stats);
-  t.msm_b_g2_s = since(t0);
+  t.msm_b_g2_s = seconds_since(t0);
   // What the next partition's first phases do not count on (memory_plan.cpp).
   ws_.release();
   streamer_.release_device();
@@ -266,10 +262,10 @@ groth16::Proof GpuBackend::prove_planned(const groth16::Parameters& params,
     d_w_.release();
     witness_scratch_ = WitnessScratch();
   }
-  t0 = Clock::now();
+  t0 = SteadyClock::now();
   const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
-  t.assemble_s = since(t0);
-  t.total_s = t.synthesis_s + since(t_start);
+  t.assemble_s = seconds_since(t0);
+  t.total_s = t.synthesis_s + seconds_since(t_start);
   return proof;
 }
 
