@@ -149,9 +149,22 @@ TEST_F(CappedGpuProof, EveryFallbackProvesTheSameBytes) {
   }
 }
 
-// The classic path (a, b, c from the host) under a cap.
+// The classic path (a, b, c from the host) under a cap. Its resident peak is its own, below the
+// recorded input's (no witness expansion on the device): the H200 run of 2026-12-01 found the
+// recorded input's peak - 1 left it all resident.
 TEST_F(CappedGpuProof, ClassicAssignmentUnderACap) {
-  const GpuBackendOptions o = options(resident_ - 1, 128);
+  ProvingAssignment pa;
+  circuit_->synthesize(pa);
+  pa.add_input_constraints();
+  const pce::CompactWitness w =
+      pce::CompactWitness::from_assignment(pa.input_assignment, pa.aux_assignment);
+  const groth16::PartitionInput classic = groth16::PartitionInput::evaluated(
+      w, pa.a, pa.b, pa.c, pa.a_aux_density, pa.b_input_density, pa.b_aux_density);
+  GpuBackend probe(0, options(0, kMaxChunkScalars));
+  const uint64_t classic_resident = probe.plan_for(params_, classic).peak();
+  ASSERT_LT(classic_resident, resident_);
+
+  const GpuBackendOptions o = options(classic_resident - 1, 128);
   GpuBackend gpu(0, o);
   groth16::CpuBackend cpu(pool());
   const groth16::ProofRandomness r = randomness(21);
