@@ -26,8 +26,10 @@ struct Fp6 {
   constexpr Fp6 operator-() const { return {-c0, -c1, -c2}; }
   constexpr Fp6 dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
 
-  // Karatsuba-style: 6 Fp2 products.
+  // Karatsuba-style: 6 Fp2 products. With the mulx/adx kernels they stay double-width and each
+  // Fp coefficient is reduced once (mul_lazy, fp6_mul_lazy.cpp).
   constexpr Fp6 operator*(const Fp6& o) const {
+    if (!std::is_constant_evaluated() && mont_detail::use_adx()) return mul_lazy(*this, o);
     const Fp2 t0 = c0 * o.c0;
     const Fp2 t1 = c1 * o.c1;
     const Fp2 t2 = c2 * o.c2;
@@ -75,6 +77,13 @@ struct Fp6 {
 
   // a^(p^k).
   Fp6 frobenius(unsigned k) const;
+
+  // The product above with 6 Montgomery reductions instead of 12 (any build: the kernels or their
+  // portable twins).
+  static Fp6 mul_lazy(const Fp6& a, const Fp6& b);
+  // Its six double-width coefficients (c0.c0, c0.c1, c1.c0, ...) before the reductions: each is
+  // the coefficient times R plus a multiple of p, in [0, p R) (the tests check the bounds).
+  static void mul_unreduced(uint64_t r[6][12], const Fp6& a, const Fp6& b);
 };
 
 }  // namespace cuzk

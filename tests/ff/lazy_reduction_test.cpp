@@ -1,15 +1,16 @@
 // Double-width Fp arithmetic (MontField::mul_wide / from_redc, the mulx/adx kernels and their
-// portable twins) against GMP, and the lazily reduced Fp2 product and square against the same
-// formulas written with fully reduced Fp operations.
+// portable twins) against GMP, and the lazily reduced Fp2 product and square and Fp6 product
+// against the same formulas written with fully reduced Fp operations.
 #include <gmpxx.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <vector>
 
 #include "ff/cpu_features.hpp"
-#include "ff/fp2.hpp"
+#include "ff/fp6.hpp"
 #include "ff_test_util.hpp"
 
 namespace cuzk {
@@ -152,6 +153,85 @@ TEST(Fp2Lazy, SquareMatchesReducedFormula) {
     const Fp2 got = Fp2::sqr_lazy(a);
     ASSERT_EQ(got, reduced_sqr(a));
     ASSERT_TRUE(cmp(got.c0.mont(), Fp::kModulus) < 0 && cmp(got.c1.mont(), Fp::kModulus) < 0);
+  }
+}
+
+// The Fp6 Karatsuba product over reduced Fp2 operations (reduced_mul above, no lazy step).
+Fp6 reduced_mul6(const Fp6& a, const Fp6& b) {
+  const Fp2 t0 = reduced_mul(a.c0, b.c0);
+  const Fp2 t1 = reduced_mul(a.c1, b.c1);
+  const Fp2 t2 = reduced_mul(a.c2, b.c2);
+  return {(reduced_mul(a.c1 + a.c2, b.c1 + b.c2) - t1 - t2).mul_by_nonresidue() + t0,
+          reduced_mul(a.c0 + a.c1, b.c0 + b.c1) - t0 - t1 + t2.mul_by_nonresidue(),
+          reduced_mul(a.c0 + a.c2, b.c0 + b.c2) - t0 - t2 + t1};
+}
+bool fully_reduced(const Fp6& x) {
+  for (const Fp2* c : {&x.c0, &x.c1, &x.c2}) {
+    if (cmp(c->c0.mont(), Fp::kModulus) >= 0 || cmp(c->c1.mont(), Fp::kModulus) >= 0) return false;
+  }
+  return true;
+}
+// Component k (0..5) of an Fp6 value: c0.c0, c0.c1, c1.c0, ...
+Fp& component(Fp6& x, int k) {
+  Fp2& c = k < 2 ? x.c0 : k < 4 ? x.c1 : x.c2;
+  return k % 2 ? c.c1 : c.c0;
+}
+
+// Every unreduced coefficient of mul_lazy is bilinear in the 12 input components, so its extremes
+// over [0, p)^12 lie at the corners {0, p - 1}^12: the 4096 corner pairs reach the bounds its
+// offsets were chosen for. Each coefficient must be below p R (from_redc's input range) and
+// congruent to the product's coefficient times R.
+TEST(Fp6Lazy, UnreducedCoefficientsStayBelowPTimesRAtEveryCorner) {
+  const Fp top = Fp::from_mont(sub_u64(Fp::kModulus, 1));  // raw limbs p - 1
+  const mpz_class bound = p() << 384;
+  std::vector<Fp6> corners(64);
+  for (int m = 0; m < 64; ++m) {
+    for (int k = 0; k < 6; ++k)
+      component(corners[m], k) = (m >> k) & 1 ? top : Fp::zero();
+  }
+  mpz_class lo = bound, hi = 0;
+  for (const Fp6& a : corners) {
+    for (const Fp6& b : corners) {
+      Fp6 want = reduced_mul6(a, b);
+      uint64_t w[6][12];
+      Fp6::mul_unreduced(w, a, b);
+      for (int k = 0; k < 6; ++k) {
+        const mpz_class t = to_mpz(w[k], 12);
+        ASSERT_LT(t, bound) << k;
+        ASSERT_EQ((t * r_inv()) % p(), to_mpz(component(want, k).mont().w, 6)) << k;
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+      }
+      const Fp6 got = Fp6::mul_lazy(a, b);
+      ASSERT_EQ(got, want);
+      ASSERT_TRUE(fully_reduced(got));
+    }
+  }
+  // The extremes really were reached: within 2 p^2 of both ends of [0, p R).
+  EXPECT_LT(lo, 2 * p() * p());
+  EXPECT_GT(hi, bound - 2 * p() * p());
+}
+
+TEST(Fp6Lazy, ProductMatchesReducedKaratsubaOnEdgeAndRandomInputs) {
+  std::mt19937_64 rng(16);
+  const std::vector<Fp> e = {Fp::zero(),
+                             Fp::one(),
+                             -Fp::one(),
+                             -Fp::from_u64(2),
+                             Fp::from_mont(Fp::kR),
+                             Fp::from_mont(Fp::kHalfModulus)};
+  std::vector<Fp6> in;
+  for (int i = 0; i < 600; ++i) {  // components drawn from the edge values, then random
+    Fp6 x;
+    for (int k = 0; k < 6; ++k)
+      component(x, k) = i < 300 ? e[rng() % e.size()] : Fp::random(rng);
+    in.push_back(x);
+  }
+  for (size_t i = 0; i < in.size(); ++i) {
+    const Fp6& a = in[i];
+    const Fp6& b = in[(i * 7 + 3) % in.size()];
+    ASSERT_EQ(Fp6::mul_lazy(a, b), reduced_mul6(a, b)) << i;
+    ASSERT_EQ(Fp6::mul_lazy(a, a), reduced_mul6(a, a)) << i;
   }
 }
 
