@@ -128,12 +128,44 @@ void Fp6::mul_unreduced(uint64_t r[6][12], const Fp6& a, const Fp6& b) {
   combine<1, -1, -1, 1>(r[5], kK1, s.c1, t0.c1, t2.c1, t1.c1);
 }
 
-Fp6 Fp6::mul_lazy(const Fp6& a, const Fp6& b) {
-  uint64_t w[6][kW];
-  mul_unreduced(w, a, b);
+// The sparse product by b0 + b1 v: the full product's formulas with b2 = 0, a face of the input
+// box, so the same offsets hold. 5 Fp2 products, 6 reductions instead of 10.
+void Fp6::mul_by_01_unreduced(uint64_t r[6][12], const Fp6& a, const Fp2& b0, const Fp2& b1) {
+  Fp2Wide t0, t1, s;
+  mul_wide(t0, a.c0, b0);
+  mul_wide(t1, a.c1, b1);
+  // c0 = xi X + t0 with X = (a1 + a2) b1 - t1 = a2 b1.
+  const Fp2Sum a12 = sum(a.c1, a.c2);
+  mul_wide(s, a12.c0, a12.c1, b1.c0.mont().w, b1.c1.mont().w);
+  combine<1, -1, -1, 1, 1>(r[0], kK0, s.c0, t1.c0, s.c1, t1.c1, t0.c0);
+  combine<1, -1, 1, -1, 1>(r[1], kK1, s.c0, t1.c0, s.c1, t1.c1, t0.c1);
+  // c1 = (a0 + a1)(b0 + b1) - t0 - t1.
+  mul_wide(s, sum(a.c0, a.c1), sum(b0, b1));
+  combine<1, -1, -1>(r[2], kK0, s.c0, t0.c0, t1.c0);
+  combine<1, -1, -1>(r[3], kK1, s.c1, t0.c1, t1.c1);
+  // c2 = (a0 + a2) b0 - t0 + t1.
+  const Fp2Sum a02 = sum(a.c0, a.c2);
+  mul_wide(s, a02.c0, a02.c1, b0.c0.mont().w, b0.c1.mont().w);
+  combine<1, -1, 1>(r[4], kK0, s.c0, t0.c0, t1.c0);
+  combine<1, -1, 1>(r[5], kK1, s.c1, t0.c1, t1.c1);
+}
+
+Fp6 Fp6::from_unreduced(const uint64_t w[6][12]) {
   return {{Fp::from_redc(w[0]), Fp::from_redc(w[1])},
           {Fp::from_redc(w[2]), Fp::from_redc(w[3])},
           {Fp::from_redc(w[4]), Fp::from_redc(w[5])}};
+}
+
+Fp6 Fp6::mul_lazy(const Fp6& a, const Fp6& b) {
+  uint64_t w[6][kW];
+  mul_unreduced(w, a, b);
+  return from_unreduced(w);
+}
+
+Fp6 Fp6::mul_by_01_lazy(const Fp6& a, const Fp2& b0, const Fp2& b1) {
+  uint64_t w[6][kW];
+  mul_by_01_unreduced(w, a, b0, b1);
+  return from_unreduced(w);
 }
 
 }  // namespace cuzk

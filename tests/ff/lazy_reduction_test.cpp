@@ -177,31 +177,43 @@ Fp& component(Fp6& x, int k) {
   return k % 2 ? c.c1 : c.c0;
 }
 
-// Every unreduced coefficient of mul_lazy is bilinear in the 12 input components, so its extremes
-// over [0, p)^12 lie at the corners {0, p - 1}^12: the 4096 corner pairs reach the bounds its
-// offsets were chosen for. Each coefficient must be below p R (from_redc's input range) and
-// congruent to the product's coefficient times R.
-TEST(Fp6Lazy, UnreducedCoefficientsStayBelowPTimesRAtEveryCorner) {
-  const Fp top = Fp::from_mont(sub_u64(Fp::kModulus, 1));  // raw limbs p - 1
-  const mpz_class bound = p() << 384;
+// The 64 corners {0, p - 1}^6 of the box of Fp6 values, as raw Montgomery limbs (which the
+// unreduced sums see).
+std::vector<Fp6> fp6_corners() {
+  const Fp top = Fp::from_mont(sub_u64(Fp::kModulus, 1));
   std::vector<Fp6> corners(64);
   for (int m = 0; m < 64; ++m) {
     for (int k = 0; k < 6; ++k)
       component(corners[m], k) = (m >> k) & 1 ? top : Fp::zero();
   }
-  mpz_class lo = bound, hi = 0;
+  return corners;
+}
+
+// Checks six unreduced coefficients against the product: each below p R (from_redc's input
+// range) and congruent to the coefficient times R; widens [lo, hi] to the values seen.
+void check_unreduced(const uint64_t (&w)[6][12], Fp6 want, mpz_class& lo, mpz_class& hi) {
+  const mpz_class bound = p() << 384;
+  for (int k = 0; k < 6; ++k) {
+    const mpz_class t = to_mpz(w[k], 12);
+    ASSERT_LT(t, bound) << k;
+    ASSERT_EQ((t * r_inv()) % p(), to_mpz(component(want, k).mont().w, 6)) << k;
+    lo = std::min(lo, t);
+    hi = std::max(hi, t);
+  }
+}
+
+// Every unreduced coefficient of mul_lazy is bilinear in the 12 input components, so its extremes
+// over [0, p)^12 lie at the corners: the 4096 corner pairs reach the bounds its offsets were
+// chosen for.
+TEST(Fp6Lazy, UnreducedCoefficientsStayBelowPTimesRAtEveryCorner) {
+  const std::vector<Fp6> corners = fp6_corners();
+  mpz_class lo = p() << 384, hi = 0;
   for (const Fp6& a : corners) {
     for (const Fp6& b : corners) {
-      Fp6 want = reduced_mul6(a, b);
+      const Fp6 want = reduced_mul6(a, b);
       uint64_t w[6][12];
       Fp6::mul_unreduced(w, a, b);
-      for (int k = 0; k < 6; ++k) {
-        const mpz_class t = to_mpz(w[k], 12);
-        ASSERT_LT(t, bound) << k;
-        ASSERT_EQ((t * r_inv()) % p(), to_mpz(component(want, k).mont().w, 6)) << k;
-        lo = std::min(lo, t);
-        hi = std::max(hi, t);
-      }
+      check_unreduced(w, want, lo, hi);
       const Fp6 got = Fp6::mul_lazy(a, b);
       ASSERT_EQ(got, want);
       ASSERT_TRUE(fully_reduced(got));
@@ -209,7 +221,25 @@ TEST(Fp6Lazy, UnreducedCoefficientsStayBelowPTimesRAtEveryCorner) {
   }
   // The extremes really were reached: within 2 p^2 of both ends of [0, p R).
   EXPECT_LT(lo, 2 * p() * p());
-  EXPECT_GT(hi, bound - 2 * p() * p());
+  EXPECT_GT(hi, (p() << 384) - 2 * p() * p());
+}
+
+// The sparse product by b0 + b1 v, at every corner of its (smaller) box.
+TEST(Fp6Lazy, SparseProductStaysBelowPTimesRAtEveryCorner) {
+  const std::vector<Fp6> corners = fp6_corners();
+  mpz_class lo = p() << 384, hi = 0;
+  for (const Fp6& a : corners) {
+    for (int m = 0; m < 16; ++m) {  // corners with b2 = 0
+      const Fp6& b = corners[m];
+      const Fp6 want = reduced_mul6(a, b);
+      uint64_t w[6][12];
+      Fp6::mul_by_01_unreduced(w, a, b.c0, b.c1);
+      check_unreduced(w, want, lo, hi);
+      ASSERT_EQ(Fp6::mul_by_01_lazy(a, b.c0, b.c1), want);
+    }
+  }
+  EXPECT_LT(lo, 2 * p() * p());
+  EXPECT_GT(hi, (p() << 384) - 3 * p() * p());
 }
 
 TEST(Fp6Lazy, ProductMatchesReducedKaratsubaOnEdgeAndRandomInputs) {
@@ -232,6 +262,7 @@ TEST(Fp6Lazy, ProductMatchesReducedKaratsubaOnEdgeAndRandomInputs) {
     const Fp6& b = in[(i * 7 + 3) % in.size()];
     ASSERT_EQ(Fp6::mul_lazy(a, b), reduced_mul6(a, b)) << i;
     ASSERT_EQ(Fp6::mul_lazy(a, a), reduced_mul6(a, a)) << i;
+    ASSERT_EQ(Fp6::mul_by_01_lazy(a, b.c0, b.c1), reduced_mul6(a, {b.c0, b.c1, Fp2::zero()})) << i;
   }
 }
 
