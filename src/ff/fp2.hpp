@@ -141,7 +141,7 @@ inline Fp2 Fp2::sqr_lazy(const Fp2& a) {
   const uint64_t* p = Fp::kModulus.w;
   const uint64_t* x = a.c0.mont().w;
   const uint64_t* y = a.c1.mont().w;
-  uint64_t s[6], d[6], x2[6], t0[12], t1[12];
+  uint64_t s[6], d[6], x2[6];
   unsigned char cs = 0, bd = 0, cd = 0, c2 = 0;
   for (size_t i = 0; i < 6; ++i) {
     cs = addc_u64(cs, x[i], y[i], s[i]);
@@ -150,9 +150,7 @@ inline Fp2 Fp2::sqr_lazy(const Fp2& a) {
   }
   for (size_t i = 0; i < 6; ++i)  // d = c0 - c1 + p, in (0, 2p)
     cd = addc_u64(cd, d[i], p[i], d[i]);
-  Fp::mul_wide(t0, s, d);
-  Fp::mul_wide(t1, x2, y);
-  return {Fp::from_redc(t0), Fp::from_redc(t1)};
+  return {Fp::from_product(s, d), Fp::from_product(x2, y)};
 }
 
 }  // namespace cuzk

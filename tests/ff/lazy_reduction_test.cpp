@@ -109,6 +109,48 @@ TEST(FpWide, ReductionMayWriteOverItsInput) {
 }
 #endif
 
+// from_product on operands below 2p (unreduced sums, as Fp2::sqr_lazy passes them): the fused
+// kernel (and the portable path) against GMP, fully reduced. Edge operands: around p and 2p, and
+// values whose low limbs are all ones (the longest carry runs).
+TEST(FpWide, ProductOfOperandsBelowTwoPMatchesGmp) {
+  std::mt19937_64 rng(17);
+  const mpz_class two_p = 2 * p();
+  std::vector<mpz_class> ops = {0, 1, 2, p() - 1, p(), p() + 1, two_p - 2, two_p - 1};
+  for (int k = 1; k < 6; ++k) {
+    const mpz_class ones = (mpz_class(1) << (64 * k)) - 1;
+    ops.push_back(((two_p - 1) >> (64 * k) << (64 * k)) + ones - (mpz_class(1) << (64 * k)));
+    ops.push_back((p() >> (64 * k) << (64 * k)) + ones);
+  }
+  for (int i = 0; i < 40; ++i) {
+    uint64_t w[6];
+    for (uint64_t& x : w)
+      x = rng();
+    ops.push_back(two_p - 1 - (to_mpz(w, 6) % (mpz_class(1) << 200)));
+    ops.push_back(to_mpz(w, 6) % two_p);
+  }
+  const auto check = [&](const mpz_class& a, const mpz_class& b) {
+    uint64_t aw[6], bw[6];
+    from_mpz(aw, 6, a);
+    from_mpz(bw, 6, b);
+    const Fp got = Fp::from_product(aw, bw);
+    ASSERT_EQ(to_mpz(got.mont().w, 6), (a * b * r_inv()) % p())
+        << a.get_str(16) << " * " << b.get_str(16);
+  };
+  for (const mpz_class& a : ops) {
+    ASSERT_LT(a, two_p);
+    for (const mpz_class& b : ops)
+      check(a, b);
+  }
+  for (int i = 0; i < 20000; ++i) {
+    uint64_t w[6], v[6];
+    for (size_t j = 0; j < 6; ++j) {
+      w[j] = rng();
+      v[j] = rng();
+    }
+    check(to_mpz(w, 6) % two_p, to_mpz(v, 6) % two_p);
+  }
+}
+
 // The lazy Fp2 product and square against the Karatsuba formulas over reduced Fp operations.
 Fp2 reduced_mul(const Fp2& a, const Fp2& b) {
   const Fp t0 = a.c0 * b.c0;
