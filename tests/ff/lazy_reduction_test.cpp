@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ff/cpu_features.hpp"
-#include "ff/fp6.hpp"
+#include "ff/fp12.hpp"
 #include "ff_test_util.hpp"
 
 namespace cuzk {
@@ -305,6 +305,34 @@ TEST(Fp6Lazy, ProductMatchesReducedKaratsubaOnEdgeAndRandomInputs) {
     ASSERT_EQ(Fp6::mul_lazy(a, b), reduced_mul6(a, b)) << i;
     ASSERT_EQ(Fp6::mul_lazy(a, a), reduced_mul6(a, a)) << i;
     ASSERT_EQ(Fp6::mul_by_01_lazy(a, b.c0, b.c1), reduced_mul6(a, {b.c0, b.c1, Fp2::zero()})) << i;
+  }
+}
+
+// Fp12::fp4_sqr against (x^2 + xi y^2, (x + y)^2 - x^2 - y^2) over reduced operations: on every
+// corner of raw limbs {0, p - 1}^4 (where its non-negative sums are largest), edge and random
+// values.
+TEST(Fp4Lazy, SquareMatchesReducedFormula) {
+  const auto reference = [](const Fp2& x, const Fp2& y, Fp2& r0, Fp2& r1) {
+    const Fp2 x2 = reduced_sqr(x), y2 = reduced_sqr(y);
+    r0 = y2.mul_by_nonresidue() + x2;
+    r1 = reduced_sqr(x + y) - x2 - y2;
+  };
+  const Fp top = Fp::from_mont(sub_u64(Fp::kModulus, 1));
+  std::vector<Fp2> in;
+  for (int m = 0; m < 4; ++m)
+    in.push_back({m & 1 ? top : Fp::zero(), m & 2 ? top : Fp::zero()});
+  std::mt19937_64 rng(18);
+  for (const Fp2& v : fp2_inputs(rng))
+    in.push_back(v);
+  for (size_t i = 0; i < in.size(); ++i) {
+    for (size_t j :
+         {i, (i * 7 + 3) % in.size(), i < 4 ? 0 : i, i < 4 ? 1 : i, i < 4 ? 2 : i, i < 4 ? 3 : i}) {
+      Fp2 got0, got1, want0, want1;
+      Fp12::fp4_sqr(got0, got1, in[i], in[j]);
+      reference(in[i], in[j], want0, want1);
+      ASSERT_EQ(got0, want0) << i << " " << j;
+      ASSERT_EQ(got1, want1) << i << " " << j;
+    }
   }
 }
 
