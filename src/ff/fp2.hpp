@@ -135,8 +135,9 @@ inline Fp2 Fp2::mul_lazy(const Fp2& a, const Fp2& b) {
 }
 
 // (c0 + c1)(c0 - c1) + 2 c0 c1 u with unreduced factors: c0 + c1 < 2p, c0 - c1 + p < 2p and
-// 2 c0 < 2p go into double-width products below 4 p^2 < p R, so no addition needs its
-// reduction step.
+// 2 c0 < 2p go into products below 4 p^2 < p R, so no addition needs its reduction step. The
+// fused kernel takes them (MontField::from_product; against a wide product and a separate
+// reduction: Fp2 square 1.15x -> 1.03x of blst, docs/perf-log.md 2026-12-01 session 4).
 inline Fp2 Fp2::sqr_lazy(const Fp2& a) {
   const uint64_t* p = Fp::kModulus.w;
   const uint64_t* x = a.c0.mont().w;

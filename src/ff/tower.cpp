@@ -37,8 +37,9 @@ Fp12 Fp12::frobenius(unsigned k) const {
 }
 
 // (x + y s)^2 = (x^2 + xi y^2) + 2xy s with 8 double-width products and 4 reductions (three
-// Fp2 squarings and their glue were 6 products and 10 reduced additions). Each sum is congruent
-// to its coefficient times R and below p R ~ 9.84 q (q = p^2), with x, y components < p:
+// Fp2 squarings and their glue were 6 products and 10 reduced additions; cyclotomic square 0.94
+// of that, docs/perf-log.md 2026-12-01 session 4). Each sum is congruent to its coefficient
+// times R and below p R ~ 9.84 q (q = p^2), with x, y components < p:
 //   out0.c0 = |y0 - y1|^2 + (2p - 2 y1) y1 + (x0 + x1)(x0 - x1 + p)   < q + 2q + 4q
 //   out0.c1 = (y0 + y1)^2 + (2p - 2 y1) y1 + 2 x0 x1                   < 4q + 2q + 2q
 //   out1.c0 = 2 x0 y0 - 2 x1 y1 + p 2^382 (~2.46 q),  out1.c1 = 2 x0 y1 + 2 x1 y0 (Karatsuba)
