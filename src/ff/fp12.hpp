@@ -57,6 +57,9 @@ struct Fp12 {
   // Granger-Scott squaring, valid only in the cyclotomic subgroup (after the easy part of the
   // final exponentiation): 9 Fp2 squarings instead of 12 Fp2 products.
   Fp12 cyclotomic_sqr() const;
+  // (x + y s)^2 = out0 + out1 s in Fp4 = Fp2[s] / (s^2 - xi), with double-width products (the
+  // building block of cyclotomic_sqr and compressed_sqr; public for its tests).
+  static void fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y);
 
   // a^(p^k).
   Fp12 frobenius(unsigned k) const;

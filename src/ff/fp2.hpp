@@ -135,13 +135,14 @@ inline Fp2 Fp2::mul_lazy(const Fp2& a, const Fp2& b) {
 }
 
 // (c0 + c1)(c0 - c1) + 2 c0 c1 u with unreduced factors: c0 + c1 < 2p, c0 - c1 + p < 2p and
-// 2 c0 < 2p go into double-width products below 4 p^2 < p R, so no addition needs its
-// reduction step.
+// 2 c0 < 2p go into products below 4 p^2 < p R, so no addition needs its reduction step. The
+// fused kernel takes them (MontField::from_product; against a wide product and a separate
+// reduction: Fp2 square 1.15x -> 1.03x of blst, docs/perf-log.md 2026-12-01 session 4).
 inline Fp2 Fp2::sqr_lazy(const Fp2& a) {
   const uint64_t* p = Fp::kModulus.w;
   const uint64_t* x = a.c0.mont().w;
   const uint64_t* y = a.c1.mont().w;
-  uint64_t s[6], d[6], x2[6], t0[12], t1[12];
+  uint64_t s[6], d[6], x2[6];
   unsigned char cs = 0, bd = 0, cd = 0, c2 = 0;
   for (size_t i = 0; i < 6; ++i) {
     cs = addc_u64(cs, x[i], y[i], s[i]);
@@ -150,9 +151,7 @@ inline Fp2 Fp2::sqr_lazy(const Fp2& a) {
   }
   for (size_t i = 0; i < 6; ++i)  // d = c0 - c1 + p, in (0, 2p)
     cd = addc_u64(cd, d[i], p[i], d[i]);
-  Fp::mul_wide(t0, s, d);
-  Fp::mul_wide(t1, x2, y);
-  return {Fp::from_redc(t0), Fp::from_redc(t1)};
+  return {Fp::from_product(s, d), Fp::from_product(x2, y)};
 }
 
 }  // namespace cuzk

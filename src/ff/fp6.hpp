@@ -26,8 +26,11 @@ struct Fp6 {
   constexpr Fp6 operator-() const { return {-c0, -c1, -c2}; }
   constexpr Fp6 dbl() const { return {c0.dbl(), c1.dbl(), c2.dbl()}; }
 
-  // Karatsuba-style: 6 Fp2 products.
+  // Karatsuba-style: 6 Fp2 products. With the mulx/adx kernels they stay double-width and each
+  // Fp coefficient is reduced once (mul_lazy, fp6_mul_lazy.cpp; Fp12 mul 1.42x -> 0.96x of
+  // blst, docs/perf-log.md 2026-12-01 session 4).
   constexpr Fp6 operator*(const Fp6& o) const {
+    if (!std::is_constant_evaluated() && mont_detail::use_adx()) return mul_lazy(*this, o);
     const Fp2 t0 = c0 * o.c0;
     const Fp2 t1 = c1 * o.c1;
     const Fp2 t2 = c2 * o.c2;
@@ -54,6 +57,8 @@ struct Fp6 {
   constexpr Fp6 mul_by_fp2(const Fp2& s) const { return {c0 * s, c1 * s, c2 * s}; }
   // Sparse products used by the Miller loop: by b0 + b1 v, and by b1 v.
   constexpr Fp6 mul_by_01(const Fp2& b0, const Fp2& b1) const {
+    if (!std::is_constant_evaluated() && mont_detail::use_adx())
+      return mul_by_01_lazy(*this, b0, b1);
     const Fp2 t0 = c0 * b0;
     const Fp2 t1 = c1 * b1;
     return {((c1 + c2) * b1 - t1).mul_by_nonresidue() + t0, (c0 + c1) * (b0 + b1) - t0 - t1,
@@ -75,6 +80,17 @@ struct Fp6 {
 
   // a^(p^k).
   Fp6 frobenius(unsigned k) const;
+
+  // The product above with 6 Montgomery reductions instead of 12 (any build: the kernels or their
+  // portable twins).
+  static Fp6 mul_lazy(const Fp6& a, const Fp6& b);
+  // Its six double-width coefficients (c0.c0, c0.c1, c1.c0, ...) before the reductions: each is
+  // the coefficient times R plus a multiple of p, in [0, p R) (the tests check the bounds).
+  static void mul_unreduced(uint64_t r[6][12], const Fp6& a, const Fp6& b);
+  // The same for mul_by_01 (its 6 reductions instead of 10).
+  static Fp6 mul_by_01_lazy(const Fp6& a, const Fp2& b0, const Fp2& b1);
+  static void mul_by_01_unreduced(uint64_t r[6][12], const Fp6& a, const Fp2& b0, const Fp2& b1);
+  static Fp6 from_unreduced(const uint64_t w[6][12]);  // the six reductions
 };
 
 }  // namespace cuzk

@@ -389,6 +389,23 @@ class MontField {
     f.m_ = redc_portable(t);
     return f;
   }
+  // a * b / R mod p, fully reduced, for operands below 2p (unreduced sums of two elements): the
+  // product stays below 4p^2 < p R, so the fused kernel's result before its final subtraction is
+  // below 1.5p; with the mulx/adx kernel when it runs, otherwise the wide product and reduction.
+  // Written straight into the returned element (no copy of a temporary).
+  static MontField from_product(const uint64_t a[kLimbs], const uint64_t b[kLimbs]) {
+    MontField f;
+#if CUZK_HAVE_X86_ASM
+    if (ff::kUseAdx) {
+      mul_adx_into(f.m_.w, a, b);
+      return f;
+    }
+#endif
+    uint64_t t[2 * kLimbs];
+    mul_wide_portable(t, a, b);
+    f.m_ = redc_portable(t);
+    return f;
+  }
   // Reference twins of the two kernels.
   static void mul_wide_portable(uint64_t r[2 * kLimbs], const uint64_t a[kLimbs],
                                 const uint64_t b[kLimbs]) {

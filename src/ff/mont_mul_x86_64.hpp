@@ -6,7 +6,9 @@
 #if defined(__x86_64__) && !defined(__CUDA_ARCH__)
 #define CUZK_HAVE_X86_ASM 1
 extern "C" {
-// r = a * b * 2^(-64N) mod p, for a, b < p and p[N-1] < 2^63 - 1; r may alias a or b.
+// r = a * b * 2^(-64N) mod p, for a, b < p and p[N-1] < 2^63 - 1; r may alias a or b. For the
+// 6-limb Fp (p < 2^381) also a, b < 2p: every CIOS step then stays below 2^(64N+63) and the
+// result before the final subtraction below (4p^2 + pR) / R < 1.5p (MontField::from_product).
 void cuzk_mont_mul_adx_4(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
                          const uint64_t p[4], uint64_t inv);
 void cuzk_mont_mul_adx_6(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],

@@ -18,14 +18,6 @@ Fp6 frobenius1(const Fp6& a) {
   return {a.c0.conjugate(), a.c1.conjugate() * kFrobV, a.c2.conjugate() * kFrobV2};
 }
 
-// (x + y s)^2 in Fp4 = Fp2[s] / (s^2 - xi).
-void fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
-  const Fp2 t0 = x.sqr();
-  const Fp2 t1 = y.sqr();
-  out0 = t1.mul_by_nonresidue() + t0;
-  out1 = (x + y).sqr() - t0 - t1;
-}
-
 }  // namespace
 
 Fp6 Fp6::frobenius(unsigned k) const {
@@ -42,6 +34,76 @@ Fp12 Fp12::frobenius(unsigned k) const {
   for (unsigned i = 0; i < k; ++i)
     r = {frobenius1(r.c0), frobenius1(r.c1).mul_by_fp2(kFrobW)};
   return r;
+}
+
+// (x + y s)^2 = (x^2 + xi y^2) + 2xy s with 8 double-width products and 4 reductions (three
+// Fp2 squarings and their glue were 6 products and 10 reduced additions; cyclotomic square 0.94
+// of that, docs/perf-log.md 2026-12-01 session 4). Each sum is congruent to its coefficient
+// times R and below p R ~ 9.84 q (q = p^2), with x, y components < p:
+//   out0.c0 = |y0 - y1|^2 + (2p - 2 y1) y1 + (x0 + x1)(x0 - x1 + p)   < q + 2q + 4q
+//   out0.c1 = (y0 + y1)^2 + (2p - 2 y1) y1 + 2 x0 x1                   < 4q + 2q + 2q
+//   out1.c0 = 2 x0 y0 - 2 x1 y1 + p 2^382 (~2.46 q),  out1.c1 = 2 x0 y1 + 2 x1 y0 (Karatsuba)
+// where -2 y1^2 = (2p - 2 y1) y1 - 2p y1 keeps every term non-negative.
+void Fp12::fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
+  constexpr size_t N = 6;
+  const uint64_t* p = Fp::kModulus.w;
+  const uint64_t* x0 = x.c0.mont().w;
+  const uint64_t* x1 = x.c1.mont().w;
+  const uint64_t* y0 = y.c0.mont().w;
+  const uint64_t* y1 = y.c1.mont().w;
+  uint64_t d[N], e[N], ad[N], m[N], sx[N], dx[N], sy[N], x0d[N], x1d[N], sxd[N];
+  unsigned char bd = 0, be = 0, bm = 0, cs = 0, bx = 0, cx = 0, cy = 0;
+  for (size_t i = 0; i < N; ++i) {
+    const auto shl1 = [i](const uint64_t* v) { return (v[i] << 1) | (i ? v[i - 1] >> 63 : 0); };
+    bd = subb_u64(bd, y0[i], y1[i], d[i]);
+    be = subb_u64(be, y1[i], y0[i], e[i]);
+    bm = subb_u64(bm, shl1(p), shl1(y1), m[i]);  // 2p - 2 y1 in (0, 2p]
+    cs = addc_u64(cs, x0[i], x1[i], sx[i]);
+    bx = subb_u64(bx, x0[i], x1[i], dx[i]);
+    cy = addc_u64(cy, y0[i], y1[i], sy[i]);
+    x0d[i] = shl1(x0);
+    x1d[i] = shl1(x1);
+  }
+  const uint64_t neg = 0 - static_cast<uint64_t>(bd);  // y0 < y1: take y1 - y0
+  for (size_t i = 0; i < N; ++i) {
+    ad[i] = (d[i] & ~neg) | (e[i] & neg);
+    cx = addc_u64(cx, dx[i], p[i], dx[i]);  // x0 - x1 + p in (0, 2p)
+    sxd[i] = (sx[i] << 1) | (i ? sx[i - 1] >> 63 : 0);
+  }
+  uint64_t a[2 * N], b[2 * N], c[2 * N];
+  Fp::mul_wide(a, ad, ad);
+  Fp::mul_wide(b, m, y1);
+  Fp::mul_wide(c, sx, dx);
+  unsigned char c1 = 0, c2 = 0;
+  for (size_t i = 0; i < 2 * N; ++i) {
+    c1 = addc_u64(c1, a[i], b[i], a[i]);
+    c2 = addc_u64(c2, a[i], c[i], a[i]);
+  }
+  out0.c0 = Fp::from_redc(a);
+  Fp::mul_wide(a, sy, sy);
+  Fp::mul_wide(c, x0d, x1);
+  c1 = 0;
+  c2 = 0;
+  for (size_t i = 0; i < 2 * N; ++i) {
+    c1 = addc_u64(c1, a[i], b[i], a[i]);
+    c2 = addc_u64(c2, a[i], c[i], a[i]);
+  }
+  out0.c1 = Fp::from_redc(a);
+  // 2xy: m0 = 2 x0 y0, m1 = 2 x1 y1, m2 = (2 x0 + 2 x1)(y0 + y1).
+  Fp::mul_wide(a, x0d, y0);
+  Fp::mul_wide(b, x1d, y1);
+  Fp::mul_wide(c, sxd, sy);
+  unsigned char b0 = 0, b1 = 0, b2 = 0, ck = 0;
+  for (size_t i = 0; i < 2 * N; ++i) {
+    b1 = subb_u64(b1, c[i], a[i], c[i]);
+    b2 = subb_u64(b2, c[i], b[i], c[i]);
+    b0 = subb_u64(b0, a[i], b[i], a[i]);
+    // + p 2^382: limbs 5..11 hold p << 62.
+    const uint64_t k = i < 5 ? 0 : ((i - 5 < N ? p[i - 5] << 62 : 0) | (i > 5 ? p[i - 6] >> 2 : 0));
+    ck = addc_u64(ck, a[i], k, a[i]);
+  }
+  out1.c0 = Fp::from_redc(a);
+  out1.c1 = Fp::from_redc(c);
 }
 
 // Fp12 as Fp4[w] / (w^3 - s) with s = w^3: f = A + B w + C w^2 where
