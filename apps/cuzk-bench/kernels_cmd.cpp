@@ -355,7 +355,8 @@ int run_kernels(const KernelsOptions& o) {
   if (o.runs("arith")) arith_table(o);
   if (o.runs("ntt")) ntt_rows(o, rows, pool);
   if (o.runs("g1"))
-    msm_rows<G1Curve>(o, rows, pool, {{20, 20.3}, {22, 52.8}, {24, 154.1}, {26, 556.0}}, "G1");
+    msm_rows<G1Curve>(o, rows, pool,
+                      {{20, 20.3}, {22, 52.8}, {24, 154.1}, {26, 556.0}, {27, 1096.0}}, "G1");
   if (o.runs("g2")) msm_rows<G2Curve>(o, rows, pool, {{20, 46.2}, {24, 445.8}}, "G2");
   if (o.runs("prove")) {
     prove_rows(o, rows, pool);

@@ -7,7 +7,7 @@
 namespace cuzk::bench {
 
 struct KernelsOptions {
-  unsigned max_log = 27;    // largest size timed (NTT 2^27, MSM G1 2^26, G2 2^24)
+  unsigned max_log = 27;    // largest size timed (NTT 2^27, MSM G1 2^27, G2 2^24)
   unsigned reps = 5;        // timed repeats after one warm-up; the median is reported
   unsigned prove_log = 16;  // RandomCircuit size for the whole-prove rows (0: skip)
   unsigned threads = 0;     // CPU threads (0: all)
