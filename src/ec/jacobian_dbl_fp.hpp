@@ -18,28 +18,13 @@
 #include <cstdint>
 
 #include "ff/fp.hpp"
+#include "ff/fp_wide_sum.hpp"
 
 namespace cuzk {
 namespace jacobian_detail {
 
-// 7 p 2^381 as 12 limbs (7p < 2^384): limbs 5..11 hold 7p shifted left by 61 bits.
-constexpr std::array<uint64_t, 12> seven_p_shifted() {
-  uint64_t mp[7] = {};
-  u128 carry = 0;
-  for (size_t i = 0; i < 6; ++i) {
-    const u128 c = static_cast<u128>(Fp::kModulus.w[i]) * 7 + carry;
-    mp[i] = static_cast<uint64_t>(c);
-    carry = c >> 64;
-  }
-  mp[6] = static_cast<uint64_t>(carry);
-  std::array<uint64_t, 12> k = {};
-  for (size_t i = 0; i < 7; ++i) {
-    k[5 + i] |= mp[i] << 61;
-    if (i < 6) k[6 + i] |= mp[i] >> 3;
-  }
-  return k;
-}
-inline constexpr std::array<uint64_t, 12> kDblOffset = seven_p_shifted();
+// K = 7 p 2^381, the offset of both sums above.
+inline constexpr std::array<uint64_t, 12> kDblOffset = fp_wide::shifted_multiple_of_p(7, 381);
 
 // r = x << s for x < p and s <= 3 (no reduction: the result stays below 8p < 2^384).
 inline void shl_small(uint64_t r[6], const uint64_t x[6], unsigned s) {

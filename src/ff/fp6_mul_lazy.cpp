@@ -14,32 +14,16 @@
 // on the second, which puts every one into (0, 9.2 q), below p R ~ 9.85 q, the range of
 // from_redc. Fp6Lazy.* in tests/ff checks these ranges on all 4096 corner pairs.
 #include "ff/fp6.hpp"
+#include "ff/fp_wide_sum.hpp"
 
 namespace cuzk {
 namespace {
 
-constexpr size_t kN = 6;       // limbs of an Fp value
-constexpr size_t kW = 2 * kN;  // limbs of a double-width value
+using fp_wide::combine;
+using fp_wide::kN;
+using fp_wide::kW;
+using fp_wide::shifted_multiple_of_p;
 
-// K = m p 2^s as a 12-limb constant, for m p < 2^384 and s >= 320.
-constexpr std::array<uint64_t, kW> shifted_multiple_of_p(uint64_t m, unsigned s) {
-  uint64_t mp[kN + 1] = {};
-  u128 carry = 0;
-  for (size_t i = 0; i < kN; ++i) {
-    const u128 c = static_cast<u128>(Fp::kModulus.w[i]) * m + carry;
-    mp[i] = static_cast<uint64_t>(c);
-    carry = c >> 64;
-  }
-  mp[kN] = static_cast<uint64_t>(carry);
-  std::array<uint64_t, kW> k = {};
-  const size_t limb = s / 64;
-  const unsigned bit = s % 64;
-  for (size_t i = 0; i + limb < kW && i <= kN; ++i) {
-    k[i + limb] |= mp[i] << bit;
-    if (bit != 0 && i + limb + 1 < kW) k[i + limb + 1] |= mp[i] >> (64 - bit);
-  }
-  return k;
-}
 constexpr auto kK0 = shifted_multiple_of_p(5, 381);
 constexpr auto kK1 = shifted_multiple_of_p(1, 382);
 
@@ -85,25 +69,6 @@ void mul_wide(Fp2Wide& r, const Fp2& x, const Fp2& y) {
 }
 void mul_wide(Fp2Wide& r, const Fp2Sum& x, const Fp2Sum& y) {
   mul_wide(r, x.c0, x.c1, y.c0, y.c1);
-}
-
-// r = K + sum of the terms with their signs, modulo 2^768 (one carry chain per term).
-template <int... Sign, class... T>
-void combine(uint64_t r[kW], const std::array<uint64_t, kW>& k, const T*... t) {
-  static_assert(sizeof...(Sign) == sizeof...(T));
-  for (size_t i = 0; i < kW; ++i)
-    r[i] = k[i];
-  const auto one = [&](int sign, const uint64_t* x) {
-    unsigned char c = 0;
-    if (sign > 0) {
-      for (size_t i = 0; i < kW; ++i)
-        c = addc_u64(c, r[i], x[i], r[i]);
-    } else {
-      for (size_t i = 0; i < kW; ++i)
-        c = subb_u64(c, r[i], x[i], r[i]);
-    }
-  };
-  (one(Sign, t), ...);
 }
 
 }  // namespace
