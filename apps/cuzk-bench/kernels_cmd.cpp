@@ -226,7 +226,7 @@ void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
   for (unsigned log : o.sweep_logs) {
     if (log > top) continue;
     for (unsigned c = std::max(2u, gpu::msm_window_bits(size_t{1} << log) - 3);
-         c <= std::min(21u, gpu::msm_window_bits(size_t{1} << log) + 2); ++c) {
+         c <= std::min(gpu::kMsmMaxWindowBits, gpu::msm_window_bits(size_t{1} << log) + 2); ++c) {
       gpu::MsmStats st;
       const double ms = gpu::median_event_ms(
           [&] {

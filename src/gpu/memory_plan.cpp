@@ -146,6 +146,7 @@ uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes) {
   b += s * (kFr + 4);                               // tail scalars and indices
   b += ceil_div(s, 32) * 4 + ceil_div(s, 64) * 4;   // ones bitmap, density word offsets
   b += 2 * kMiB + m / 4;                            // CUB scan scratch and counters
+  b += msm_radix_sort_bytes(s);                     // the radix sort's keys, payload, scratch
   return b;
 }
 

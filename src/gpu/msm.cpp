@@ -2,6 +2,7 @@
 #include "gpu/msm.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
@@ -16,7 +17,9 @@ Jacobian<Curve> msm_pippenger(const Affine<Curve>* d_bases, const Fr* d_scalars,
   if (n == 0) return Jacobian<Curve>::identity();
   if (n >= (size_t{1} << 31)) throw std::invalid_argument("gpu msm: at most 2^31 - 1 scalars");
   const unsigned c = window_bits != 0 ? window_bits : msm_window_bits(n);
-  if (c < 2 || c > 21) throw std::invalid_argument("gpu msm: window bits must be 2..21");
+  if (c < 2 || c > kMsmMaxWindowBits)
+    throw std::invalid_argument("gpu msm: window bits must be 2.." +
+                                std::to_string(kMsmMaxWindowBits));
   const std::vector<Xyzz<Curve>> sums = msm_detail::pippenger_window_sums<Curve>(
       d_bases, d_scalars, d_index, n, c, ws, stream, stats);
   if (stats != nullptr) {

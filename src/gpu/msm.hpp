@@ -5,7 +5,8 @@
 //   1. digits: each scalar leaves Montgomery form and is recoded into ceil(256/c) signed digits;
 //      bucket sizes are counted with atomics;
 //   2. sort: an exclusive scan of the counts gives each bucket's range, and a scatter (counting
-//      sort) writes (base index, sign) entries bucket by bucket;
+//      sort) writes (base index, sign) entries bucket by bucket; from 2^22 scalars a radix sort
+//      per window by digit magnitude does (msm_radix_sort: the scatter's atomics bind it there);
 //   3. accumulate: buckets are cut into tasks of at most L entries (load balance when scalars
 //      repeat), each task sums its points with mixed XYZZ additions, and a bucket sums its tasks;
 //   4. reduce: each window's buckets are split into segments (128 buckets, shorter for small
@@ -38,6 +39,7 @@ namespace cuzk::gpu {
 // Reusable device scratch of the MSMs (grows, never shrinks; release() frees it).
 struct MsmWorkspace {
   DeviceBuffer<uint32_t> digits, entries, counts, offsets, cursor, task_counts, task_offsets;
+  DeviceBuffer<uint32_t> sort_keys, sort_vals;  // the radix sort's second keys, payload pair
   DeviceBuffer<uint8_t> partials, buckets, segments, cub_temp;
   DeviceBuffer<Fr> tail_scalars;
   DeviceBuffer<uint32_t> tail_index, word_offsets, ones_bits, counter, task_max;
@@ -53,14 +55,16 @@ struct MsmStats {
   size_t pippenger = 0;  // through the windows
   unsigned window_bits = 0;
   unsigned windows = 0;
-  uint32_t max_tasks = 0;  // tasks of the fullest bucket (repeated scalars make it large)
+  uint32_t max_tasks = 0;     // tasks of the fullest bucket (repeated scalars make it large)
+  bool radix_sorted = false;  // digits sorted by CUB's radix sort (msm_radix_sort), not scattered
   // Pippenger phases, CUDA events (ms): digits + counting sort + tasks, bucket accumulation
   // (tasks, tree, bucket sums), window reduction + download.
   float sort_ms = 0, accumulate_ms = 0, reduce_ms = 0;
 };
 
 // sum_i scalars[i] * bases[index ? index[i] : i] over n scalars (Montgomery form), all arrays in
-// device memory. window_bits 0 = msm_window_bits(n); otherwise 2..21. Synchronises `stream`.
+// device memory. window_bits 0 = msm_window_bits(n); otherwise 2..kMsmMaxWindowBits.
+// Synchronises `stream`.
 template <class Curve>
 Jacobian<Curve> msm_pippenger(const Affine<Curve>* d_bases, const Fr* d_scalars,
                               const uint32_t* d_index, size_t n, MsmWorkspace& ws,

@@ -29,7 +29,8 @@ struct BucketPlan {
   uint32_t buckets_per_window = 0;
   uint32_t task_len = 0;  // L, entries per task at most
   uint32_t num_tasks = 0;
-  uint32_t max_tasks = 0;  // tasks of the fullest bucket
+  uint32_t max_tasks = 0;     // tasks of the fullest bucket
+  bool radix_sorted = false;  // by CUB's radix sort per window (else the counting-sort scatter)
 };
 BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_t n, unsigned c,
                              MsmWorkspace& ws, cudaStream_t s);

@@ -1,5 +1,5 @@
-// Device kernels of the scalar side of Pippenger (signed digits, counting-sort scatter, task
-// counts); only msm_digits.cu includes this.
+// Device kernels of the scalar side of Pippenger (signed digits, counting-sort scatter or the
+// radix sort's payload and placement, task counts); only msm_digits.cu includes this.
 #pragma once
 
 #include <cstddef>
@@ -68,6 +68,32 @@ __global__ void scatter_kernel(const uint32_t* __restrict__ digits,
       entries[pos] = (base << 1) | (d & 1);
     }
   }
+}
+
+// The radix sort's payload for one window: vals[i] = the base index of scalar i.
+__global__ void base_index_kernel(const uint32_t* __restrict__ index, size_t n,
+                                  uint32_t* __restrict__ vals) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x)
+    vals[i] = index != nullptr ? index[i] : static_cast<uint32_t>(i);
+}
+
+// Window w's digits sorted by magnitude (keys, zero digits first) with their base indices (vals)
+// become its entries, base index << 1 | sign, from offsets[w B] on. The window's non-zero count
+// comes from the scanned counts, so the host needs no copy of it.
+__global__ void place_sorted_kernel(const uint32_t* __restrict__ keys,
+                                    const uint32_t* __restrict__ vals, size_t n, unsigned w,
+                                    uint32_t buckets, size_t m,
+                                    const uint32_t* __restrict__ offsets,
+                                    const uint32_t* __restrict__ counts,
+                                    uint32_t* __restrict__ entries) {
+  const size_t first = size_t{w} * buckets, next = first + buckets;
+  const uint32_t start = offsets[first];
+  const uint32_t end = next < m ? offsets[next] : offsets[m - 1] + counts[m - 1];
+  const size_t nonzero = end - start, zeros = n - nonzero;
+  for (size_t j = blockIdx.x * size_t{blockDim.x} + threadIdx.x; j < nonzero;
+       j += size_t{gridDim.x} * blockDim.x)
+    entries[start + j] = (vals[zeros + j] << 1) | (keys[zeros + j] & 1u);
 }
 
 // Tasks per bucket: ceil(count / L); *max_tasks = the largest (one atomic per warp; the loop

@@ -1,4 +1,6 @@
-// The scalar side of the device Pippenger: signed digits, counting sort by bucket, tasks.
+// The scalar side of the device Pippenger: signed digits, a sort by bucket (counting-sort scatter,
+// or CUB's radix sort per window from msm_radix_sort's size), tasks.
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
@@ -6,6 +8,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/msm_device.hpp"
 #include "gpu/msm_digit_kernels.cuh"
+#include "gpu/msm_window.hpp"
 
 namespace cuzk::gpu::msm_detail {
 
@@ -22,6 +25,43 @@ void exclusive_scan(const uint32_t* d_in, uint32_t* d_out, size_t m, MsmWorkspac
   CUZK_CUDA_CHECK(
       cub::DeviceScan::ExclusiveSum(ws.cub_temp.get(), temp, d_in, d_out, static_cast<int>(m), s));
 }
+
+namespace {
+
+// Sorts each window's digits (keys, in place of ws.digits) with their base indices by bits
+// [1, c + 1), the magnitude (the sign bit rides along in the key), and places the non-zero ones
+// as that window's entries. False, with nothing done, where CUB's scratch would exceed what the
+// memory plan gave it (msm_radix_sort_temp_bytes).
+bool radix_sort_windows(const uint32_t* d_index, size_t n, unsigned c, const BucketPlan& plan,
+                        MsmWorkspace& ws, cudaStream_t s) {
+  const int items = static_cast<int>(n);  // n < 2^31 (msm.cpp)
+  const int end_bit = static_cast<int>(c) + 1;
+  ws.sort_keys.reserve(n);
+  ws.sort_vals.reserve(2 * n);
+  uint32_t* const vals = ws.sort_vals.get();
+  size_t temp = 0;
+  cub::DoubleBuffer<uint32_t> keys0(ws.digits.get(), ws.sort_keys.get()), vals0(vals, vals + n);
+  CUZK_CUDA_CHECK(
+      cub::DeviceRadixSort::SortPairs(nullptr, temp, keys0, vals0, items, 1, end_bit, s));
+  if (temp > msm_radix_sort_temp_bytes(n)) return false;
+  ws.cub_temp.reserve(std::max<size_t>(temp, 1));
+  const size_t m = size_t{plan.windows} * plan.buckets_per_window;
+  for (unsigned w = 0; w < plan.windows; ++w) {
+    base_index_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(d_index, n, vals);
+    CUZK_CUDA_CHECK_LAUNCH();
+    cub::DoubleBuffer<uint32_t> keys(ws.digits.get() + size_t{w} * n, ws.sort_keys.get());
+    cub::DoubleBuffer<uint32_t> payload(vals, vals + n);
+    CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws.cub_temp.get(), temp, keys, payload, items,
+                                                    1, end_bit, s));
+    place_sorted_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(
+        keys.Current(), payload.Current(), n, w, plan.buckets_per_window, m, ws.offsets.get(),
+        ws.counts.get(), ws.entries.get());
+    CUZK_CUDA_CHECK_LAUNCH();
+  }
+  return true;
+}
+
+}  // namespace
 
 BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_t n, unsigned c,
                              MsmWorkspace& ws, cudaStream_t s) {
@@ -42,11 +82,14 @@ BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_
                                                            ws.counts.get());
   CUZK_CUDA_CHECK_LAUNCH();
   exclusive_scan(ws.counts.get(), ws.offsets.get(), m, ws, s);
-  CUZK_CUDA_CHECK(cudaMemcpyAsync(ws.cursor.get(), ws.offsets.get(), m * sizeof(uint32_t),
-                                  cudaMemcpyDeviceToDevice, s));
-  scatter_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(
-      ws.digits.get(), d_index, n, c, plan.windows, ws.cursor.get(), ws.entries.get());
-  CUZK_CUDA_CHECK_LAUNCH();
+  plan.radix_sorted = msm_radix_sort(n) && radix_sort_windows(d_index, n, c, plan, ws, s);
+  if (!plan.radix_sorted) {
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(ws.cursor.get(), ws.offsets.get(), m * sizeof(uint32_t),
+                                    cudaMemcpyDeviceToDevice, s));
+    scatter_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(
+        ws.digits.get(), d_index, n, c, plan.windows, ws.cursor.get(), ws.entries.get());
+    CUZK_CUDA_CHECK_LAUNCH();
+  }
 
   // Tasks of at most L entries: twice the mean bucket size, so that typical buckets are one task
   // and only buckets swollen by repeated scalars are split.

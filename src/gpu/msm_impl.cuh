@@ -117,6 +117,7 @@ std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases_h,
   CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
   if (stats != nullptr) {
     stats->max_tasks = plan.max_tasks;
+    stats->radix_sorted = plan.radix_sorted;
     stats->sort_ms = e_sorted.ms_since(e_start);
     stats->accumulate_ms = e_accumulated.ms_since(e_sorted);
     stats->reduce_ms = e_done.ms_since(e_accumulated);

@@ -65,9 +65,11 @@ void expect_consistent(const ProverShape& shape, const MemoryPlan& p) {
 
 TEST(DeviceMemoryPlan, TheModelsMsmScratchIsAtLeastItsLargestBuffers) {
   // 2^27 full scalars at c = 20: 13 windows of digits and entries (4 bytes each per scalar), the
-  // tail's scalars and indices, 13 x 2^19 buckets of 192 bytes.
+  // tail's scalars and indices, 13 x 2^19 buckets of 192 bytes, and the radix sort's second key
+  // buffer and payload pair (4 bytes per scalar each).
   ASSERT_EQ(msm_window_bits(kN), 20u);
-  const uint64_t floor = 2 * 13 * kN * 4 + kN * 36 + 13 * (uint64_t{1} << 19) * 192;
+  ASSERT_TRUE(msm_radix_sort(kN));
+  const uint64_t floor = 2 * 13 * kN * 4 + kN * 36 + 13 * (uint64_t{1} << 19) * 192 + 3 * kN * 4;
   EXPECT_GE(msm_workspace_bytes(kN, 192), floor);
   EXPECT_LT(msm_workspace_bytes(kN, 192), floor + 4 * kGiB);
   EXPECT_LT(msm_workspace_bytes(1u << 20, 192), msm_workspace_bytes(1u << 24, 192));

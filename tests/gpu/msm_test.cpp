@@ -1,6 +1,7 @@
 // Device MSMs against the CPU: Pippenger at every small size and several window widths, edge
 // scalars (0, 1, 2, r - 1, all zero, all one, all r - 1) and edge bases (repeated points,
-// identities), density-filtered forms, and batch addition against the naive sum. Results are
+// identities), density-filtered forms, batch addition against the naive sum, and the radix-sorted
+// sizes (from 2^22). Results are
 // compared as group elements (after to_affine).
 #include <gtest/gtest.h>
 
@@ -71,8 +72,10 @@ TEST_F(DeviceMsm, G1EveryWindowWidthMatchesCpu) {
   const std::vector<Fr> e = edge_scalars();
   std::copy(e.begin(), e.end(), s.begin());
   const G1Affine want = cpu_msm<G1Curve>(bases, s);
-  for (unsigned c = 2; c <= 21; ++c)
+  for (unsigned c = 2; c <= kMsmMaxWindowBits; ++c)
     ASSERT_EQ(gpu_pippenger<G1Curve>(bases, s, c, ws), want) << "c " << c;
+  EXPECT_THROW(gpu_pippenger<G1Curve>(bases, s, 1, ws), std::invalid_argument);
+  EXPECT_THROW(gpu_pippenger<G1Curve>(bases, s, kMsmMaxWindowBits + 1, ws), std::invalid_argument);
 }
 
 TEST_F(DeviceMsm, G1LargerRandomMatchesCpu) {
@@ -196,6 +199,55 @@ TEST_F(DeviceMsm, G2EdgeAndDensityThroughTheBackend) {
   const std::span<const G2Affine> used(bases.data(), density.popcount());
   ASSERT_EQ(gpu.msm_g2(used, density, s).to_affine(),
             msm_pippenger<G2Curve>(used, density, s, pool()).to_affine());
+}
+
+// From 2^22 scalars the digits are radix sorted (msm_radix_sort): G1 at the default width, the
+// widest (22: keys of 23 bits, a third sort pass) and a narrow one, with edge scalars, zeros (zero
+// digits sort first and are skipped) and a repeated scalar (a swollen bucket); the split through
+// a base index (its tail of 2^22 + 4); G2 at the default width.
+TEST_F(DeviceMsm, RadixSortedSizesMatchCpu) {
+  std::mt19937_64 rng(40);
+  const size_t n = (size_t{1} << 22) + 7;
+  ASSERT_TRUE(msm_radix_sort(n));
+  std::vector<Fr> s = random_frs(n, rng);
+  const std::vector<Fr> e = edge_scalars();
+  std::copy(e.begin(), e.end(), s.begin() + 1000);
+  for (size_t i = 5000; i < 6000; ++i)
+    s[i] = i % 2 ? Fr::zero() : s[4999];
+  MsmWorkspace ws;
+  {
+    const auto bases = msm_test::random_bases<G1Curve>(n, rng);
+    const G1Affine want = cpu_msm<G1Curve>(bases, s);
+    DeviceBuffer<G1Affine> d_b = to_device<G1Affine>(bases);
+    DeviceBuffer<Fr> d_s = to_device<Fr>(s);
+    for (unsigned c : {0u, kMsmMaxWindowBits, 7u}) {
+      MsmStats stats;
+      ASSERT_EQ(
+          gpu::msm_pippenger<G1Curve>(d_b.get(), d_s.get(), nullptr, n, ws, nullptr, c, &stats)
+              .to_affine(),
+          want)
+          << "c " << c;
+      EXPECT_TRUE(stats.radix_sorted) << "c " << c;
+    }
+    std::vector<Fr> split = random_frs(n, rng);
+    split[3] = Fr::zero();
+    split[4] = split[5] = Fr::one();
+    DeviceBuffer<Fr> d_split = to_device<Fr>(split);
+    MsmStats stats;
+    ASSERT_EQ(gpu::msm_split<G1Curve>(d_b.get(), d_split.get(), n, nullptr, ws, nullptr, &stats)
+                  .to_affine(),
+              cpu_msm<G1Curve>(bases, split));
+    EXPECT_EQ(stats.pippenger, n - 3);
+    EXPECT_TRUE(stats.radix_sorted);
+  }
+  const auto bases = msm_test::random_bases<G2Curve>(n, rng);
+  DeviceBuffer<G2Affine> d_b = to_device<G2Affine>(bases);
+  DeviceBuffer<Fr> d_s = to_device<Fr>(s);
+  MsmStats stats;
+  ASSERT_EQ(gpu::msm_pippenger<G2Curve>(d_b.get(), d_s.get(), nullptr, n, ws, nullptr, 0, &stats)
+                .to_affine(),
+            cpu_msm<G2Curve>(bases, s));
+  EXPECT_TRUE(stats.radix_sorted);
 }
 
 TEST_F(DeviceMsm, RejectsMismatchedSizes) {
