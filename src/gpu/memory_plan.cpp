@@ -142,10 +142,11 @@ uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes) {
   const uint64_t task_len = std::max<uint64_t>(16, 2 * ceil_div(s, buckets));
   const uint64_t tasks = m + ceil_div(windows * s, task_len);
   b += std::max(tasks, s / 16 + 2) * bucket_bytes;  // partials (tasks, or batch_add's outputs)
+  b += 4 * tasks * 4;                               // tasks ordered by length (keys, values)
   b += (m / 4 + windows) * bucket_bytes;            // segments
   b += s * (kFr + 4);                               // tail scalars and indices
   b += ceil_div(s, 32) * 4 + ceil_div(s, 64) * 4;   // ones bitmap, density word offsets
-  b += 2 * kMiB + m / 4;                            // CUB scan scratch and counters
+  b += 2 * kMiB + m / 4;                            // CUB scan, task-order scratch, counters
   b += msm_radix_sort_bytes(s);                     // the radix sort's keys, payload, scratch
   return b;
 }

@@ -40,6 +40,7 @@ namespace cuzk::gpu {
 struct MsmWorkspace {
   DeviceBuffer<uint32_t> digits, entries, counts, offsets, cursor, task_counts, task_offsets;
   DeviceBuffer<uint32_t> sort_keys, sort_vals;  // the radix sort's second keys, payload pair
+  DeviceBuffer<uint32_t> task_order;            // tasks by length: keys and values, twice
   DeviceBuffer<uint8_t> partials, buckets, segments, cub_temp;
   DeviceBuffer<Fr> tail_scalars;
   DeviceBuffer<uint32_t> tail_index, word_offsets, ones_bits, counter, task_max;

@@ -31,6 +31,7 @@ struct BucketPlan {
   uint32_t num_tasks = 0;
   uint32_t max_tasks = 0;     // tasks of the fullest bucket
   bool radix_sorted = false;  // by CUB's radix sort per window (else the counting-sort scatter)
+  const uint32_t* task_order = nullptr;  // device: the task of accumulation thread j (or j)
 };
 BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_t n, unsigned c,
                              MsmWorkspace& ws, cudaStream_t s);

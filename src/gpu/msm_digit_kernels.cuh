@@ -96,6 +96,22 @@ __global__ void place_sorted_kernel(const uint32_t* __restrict__ keys,
     entries[start + j] = (vals[zeros + j] << 1) | (keys[zeros + j] & 1u);
 }
 
+// Each task's length (its bucket's count cut into runs of L) as the key and the task as the
+// value, for ordering tasks by length.
+__global__ void task_length_kernel(const uint32_t* __restrict__ counts,
+                                   const uint32_t* __restrict__ task_offsets,
+                                   const uint32_t* __restrict__ task_counts, size_t m, uint32_t L,
+                                   uint32_t* __restrict__ lengths, uint32_t* __restrict__ tasks) {
+  for (size_t g = blockIdx.x * size_t{blockDim.x} + threadIdx.x; g < m;
+       g += size_t{gridDim.x} * blockDim.x) {
+    const uint32_t first = task_offsets[g], count = counts[g];
+    for (uint32_t i = 0; i < task_counts[g]; ++i) {
+      lengths[first + i] = min(L, count - i * L);
+      tasks[first + i] = first + i;
+    }
+  }
+}
+
 // Tasks per bucket: ceil(count / L); *max_tasks = the largest (one atomic per warp; the loop
 // runs whole warps so that the warp reduction sees every lane).
 __global__ void task_count_kernel(const uint32_t* __restrict__ counts, size_t m, uint32_t L,

@@ -77,7 +77,7 @@ std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases_h,
     accumulate_kernel<CurveD, kAccumulateMinBlocks<CurveD>>
         <<<grid_for(num_tasks, kPointThreads), kPointThreads, 0, s>>>(
             d_bases, ws.entries.get(), ws.offsets.get(), ws.counts.get(), ws.task_offsets.get(), m,
-            num_tasks, plan.task_len, d_partials);
+            num_tasks, plan.task_len, plan.task_order, d_partials);
     CUZK_CUDA_CHECK_LAUNCH();
   }
   // Buckets of more than a few tasks (repeated scalars) reduce by a tree, not one thread.

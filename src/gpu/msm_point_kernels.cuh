@@ -28,7 +28,8 @@ __device__ __forceinline__ size_t bucket_of_task(const uint32_t* task_offsets, s
   return lo;
 }
 
-// Task t sums at most L entries of one bucket with mixed XYZZ additions. (Fixed chunks of K
+// Task t = order[j] (tasks by length, longest first; or j) sums at most L entries of one bucket
+// with mixed XYZZ additions. (Fixed chunks of K
 // sorted entries per thread, crossing bucket boundaries, balance the warps better on paper but
 // measured 1.6x slower at 2^26: the per-boundary flushes and searches diverge; H200 2026-11-30.)
 template <class CurveD, int kMinBlocks>
@@ -37,9 +38,11 @@ __global__ void __launch_bounds__(kPointThreads, kMinBlocks)
                       const uint32_t* __restrict__ entries, const uint32_t* __restrict__ offsets,
                       const uint32_t* __restrict__ counts,
                       const uint32_t* __restrict__ task_offsets, size_t m, uint32_t num_tasks,
-                      uint32_t L, Xyzz<CurveD>* __restrict__ out) {
-  for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < num_tasks;
-       t += gridDim.x * blockDim.x) {
+                      uint32_t L, const uint32_t* __restrict__ order,
+                      Xyzz<CurveD>* __restrict__ out) {
+  for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < num_tasks;
+       j += gridDim.x * blockDim.x) {
+    const uint32_t t = order != nullptr ? order[j] : j;
     const size_t g = bucket_of_task(task_offsets, m, t);
     const uint32_t start = offsets[g] + (t - task_offsets[g]) * L;
     const uint32_t end = min(offsets[g] + counts[g], start + L);
