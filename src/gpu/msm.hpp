@@ -8,7 +8,9 @@
 //      sort) writes (base index, sign) entries bucket by bucket; from 2^22 scalars a radix sort
 //      per window by digit magnitude does (msm_radix_sort: the scatter's atomics bind it there);
 //   3. accumulate: buckets are cut into tasks of at most L entries (load balance when scalars
-//      repeat), each task sums its points with mixed XYZZ additions, and a bucket sums its tasks;
+//      repeat), each task sums its points with mixed XYZZ additions (from 2^20 scalars the
+//      tasks are handed out longest first, so a warp's lanes finish together), and a bucket
+//      sums its tasks;
 //   4. reduce: each window's buckets are split into segments (128 buckets, shorter for small
 //      inputs so that ~2^15 threads run); a segment's weighted sum is a running sum plus
 //      (first weight) x (segment sum); segments are added by a halving tree;

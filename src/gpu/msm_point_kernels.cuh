@@ -28,10 +28,10 @@ __device__ __forceinline__ size_t bucket_of_task(const uint32_t* task_offsets, s
   return lo;
 }
 
-// Task t = order[j] (tasks by length, longest first; or j) sums at most L entries of one bucket
-// with mixed XYZZ additions. (Fixed chunks of K
-// sorted entries per thread, crossing bucket boundaries, balance the warps better on paper but
-// measured 1.6x slower at 2^26: the per-boundary flushes and searches diverge; H200 2026-11-30.)
+// Thread j's task t = order[j] (tasks by length, longest first; or j) sums at most L entries of
+// one bucket with mixed XYZZ additions. (Fixed chunks of K sorted entries per thread, crossing
+// bucket boundaries, balance the warps better on paper but measured 1.6x slower at 2^26: the
+// per-boundary flushes and searches diverge; H200 2026-11-30.)
 template <class CurveD, int kMinBlocks>
 __global__ void __launch_bounds__(kPointThreads, kMinBlocks)
     accumulate_kernel(const Affine<CurveD>* __restrict__ bases,
