@@ -28,10 +28,11 @@ unsigned msm_window_bits(size_t n) {
 }
 
 // The counting sort's scatter is bound by its atomics (ncu on the H200, 2026-12-01: 74.7 of the
-// 84 ms sort at G1 2^26). CUB's radix sort per window, in the same run, CUDA-event medians:
-// sort 85.4 -> 30.9 ms at 2^26 and 170.8 -> 60.3 at 2^27 (whole MSM 560.1 -> 505.8 and
-// 1047.9 -> 937.7 ms), 2^22 41.66 -> 40.80 and 2^24 144.6 -> 138.1 ms, but 2^20 13.78 -> 14.03:
-// below 2^22 its fixed passes cost more than the atomics.
+// 84 ms sort at G1 2^26). CUB's radix sort per window, in the same run (session 4's experiment,
+// radix from 4096 scalars), CUDA-event medians: sort 85.4 -> 30.9 ms at 2^26 and 170.8 -> 60.3
+// at 2^27 (whole MSM 560.1 -> 505.8 and 1047.9 -> 937.7 ms), 2^22 41.66 -> 40.80 and 2^24
+// 144.6 -> 138.1 ms, but 2^20 13.78 -> 14.03: below 2^22 its fixed passes cost more than the
+// atomics. This form measured the same (2026-12-02: 2^26 sort 33.4 ms, MSM 508.4; perf-log.md).
 bool msm_radix_sort(size_t n) {
   return n >= (size_t{1} << 22);
 }
