@@ -18,6 +18,7 @@
 #include "filecoin/c1_wrapper.hpp"
 #include "filecoin/domain.hpp"
 #include "gpu/backend_factory.hpp"
+#include "parameter_flags.hpp"
 #include "porep/circuit_metrics.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/public_inputs.hpp"
@@ -309,9 +310,6 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   CLI::App* g =
       app.add_subcommand("porep", "PoRep C2: test parameters, prove, verify, circuit info");
   g->require_subcommand(1);
-  const char* params_help =
-      "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
-      "/var/tmp/filecoin-proof-parameters)";
 
   CLI::App* params = g->add_subcommand(
       "params", "INSECURE test parameters (.params/.vk/.meta under Filecoin's names)");
@@ -334,16 +332,13 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   c2->add_option("--c1", o.c1_path, "c1.json (cuzk wrapper or bare SealCommitPhase1Output)")
       ->required()
       ->check(CLI::ExistingFile);
-  c2->add_option("--params", o.params_dir, params_help);
+  c2->add_option("--params", o.params_dir, kParamsDirHelp);
   c2->add_option("--out", o.out, "output: the partition proofs concatenated")->required();
   c2->add_option("--backend", o.backend, "cpu, gpu[:N] or auto");
-  c2->add_flag("--allow-insecure-params", o.allow_insecure,
-               "accept parameters whose .meta marks them INSECURE (tests only)");
+  add_allow_insecure_flag(c2, o.allow_insecure, false);
   c2->add_flag("--verify-digests", o.verify_digests,
                "hash a published .params against parameters.json before using it");
-  c2->add_flag("--trusted-params", o.trusted_params,
-               "skip the subgroup check of the .params bulk points (done unless the digest "
-               "matched a published one)");
+  add_trusted_params_flag(c2, o.trusted_params);
   c2->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   c2->callback([&] { o.action = PorepOptions::Action::kC2; });
 
@@ -356,9 +351,8 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   verify->add_option("--comm-d", o.comm_d, "64 hex digits (stored bytes)");
   verify->add_option("--replica-id", o.replica_id, "64 hex digits (stored bytes)");
   verify->add_option("--seed", o.seed, "interactive randomness, 64 hex digits");
-  verify->add_option("--params", o.params_dir, params_help);
-  verify->add_flag("--allow-insecure-params", o.allow_insecure,
-                   "accept a verifying key whose .meta marks it INSECURE (tests only)");
+  verify->add_option("--params", o.params_dir, kParamsDirHelp);
+  add_allow_insecure_flag(verify, o.allow_insecure, true);
   verify->add_option("--proof", o.proof_path, "proof bytes")->required()->check(CLI::ExistingFile);
   verify->callback([&] { o.action = PorepOptions::Action::kVerify; });
 
@@ -369,7 +363,7 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   info->add_option("--c1", o.c1_path, "or the circuit of a C1 partition")->check(CLI::ExistingFile);
   info->add_option("--partition", o.partition, "partition of --c1 (default 0)");
   info->add_flag("--no-density", o.no_density, "skip the A/B density bitmaps");
-  info->add_option("--params", o.params_dir, params_help);
+  info->add_option("--params", o.params_dir, kParamsDirHelp);
   info->callback([&] { o.action = PorepOptions::Action::kInfo; });
 }
 

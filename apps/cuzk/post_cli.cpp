@@ -1,6 +1,7 @@
 // The command line of `cuzk post`: its subcommands and options (run in post_cmd.cpp).
 #include <CLI/CLI.hpp>
 
+#include "parameter_flags.hpp"
 #include "post_cmd.hpp"
 
 namespace cuzk::app {
@@ -9,9 +10,6 @@ void add_post_commands(CLI::App& app, PostOptions& o) {
   CLI::App* g = app.add_subcommand(
       "post", "WinningPoSt / WindowPoSt: circuit info, test parameters, vanilla proofs, prove");
   g->require_subcommand(1);
-  const char* params_help =
-      "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
-      "/var/tmp/filecoin-proof-parameters)";
   const auto add_kind = [&](CLI::App* c) {
     c->add_option("--proof", o.proof, "winning or window");
     c->add_option("--sector-size", o.sector_size, "2KiB, 8MiB, 512MiB, 32GiB, 64GiB");
@@ -23,7 +21,7 @@ void add_post_commands(CLI::App& app, PostOptions& o) {
   CLI::App* info = g->add_subcommand("info", "Count one partition circuit (metric CS, no storage)");
   add_kind(info);
   info->add_flag("--density", o.density, "also the A/B density bitmaps");
-  info->add_option("--params", o.params_dir, params_help);
+  info->add_option("--params", o.params_dir, kParamsDirHelp);
   info->callback([&] { o.action = A::kInfo; });
 
   CLI::App* params = g->add_subcommand(
@@ -70,14 +68,11 @@ void add_post_commands(CLI::App& app, PostOptions& o) {
 
   CLI::App* prove = g->add_subcommand("prove", "Prove one partition (192 bytes, self-verified)");
   add_inputs(prove);
-  prove->add_option("--params", o.params_dir, params_help);
+  prove->add_option("--params", o.params_dir, kParamsDirHelp);
   prove->add_option("--out", o.out, "output: the partition proof")->required();
   prove->add_option("--backend", o.backend, "cpu, gpu[:N] or auto");
-  prove->add_flag("--allow-insecure-params", o.allow_insecure,
-                  "accept parameters whose .meta marks them INSECURE (tests only)");
-  prove->add_flag("--trusted-params", o.trusted_params,
-                  "skip the subgroup check of the .params bulk points (done unless the digest "
-                  "matched a published one)");
+  add_allow_insecure_flag(prove, o.allow_insecure, false);
+  add_trusted_params_flag(prove, o.trusted_params);
   prove->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   prove->callback([&] { o.action = A::kProve; });
 
@@ -89,9 +84,8 @@ void add_post_commands(CLI::App& app, PostOptions& o) {
   verify->add_option("--proof-file", o.proof_path, "proof bytes (default: its ProofBytes)")
       ->check(CLI::ExistingFile);
   verify->add_option("--partition", o.partition, "WindowPoSt partition index (default 0)");
-  verify->add_option("--params", o.params_dir, params_help);
-  verify->add_flag("--allow-insecure-params", o.allow_insecure,
-                   "accept a verifying key whose .meta marks it INSECURE (tests only)");
+  verify->add_option("--params", o.params_dir, kParamsDirHelp);
+  add_allow_insecure_flag(verify, o.allow_insecure, true);
   verify->callback([&] { o.action = A::kVerify; });
 }
 

@@ -1,6 +1,7 @@
 // The command line of `cuzk update`: its subcommands and options (run in update_cmd.cpp).
 #include <CLI/CLI.hpp>
 
+#include "parameter_flags.hpp"
 #include "update_cmd.hpp"
 
 namespace cuzk::app {
@@ -10,9 +11,6 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   CLI::App* g = app.add_subcommand(
       "update", "SnapDeals (EmptySectorUpdate): encode, vanilla proofs, parameters, prove, verify");
   g->require_subcommand(1);
-  const char* params_help =
-      "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
-      "/var/tmp/filecoin-proof-parameters)";
   const auto sector_files = [&](CLI::App* c) {
     c->add_option("--sector-key", o.sector_key, "the sealed replica (`cuzk seal`'s sealed file)")
         ->required();
@@ -30,7 +28,7 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
       ->required();
   info->add_flag("--poseidon", o.poseidon, "the EmptySectorUpdate-Poseidon variant");
   info->add_flag("--density", o.density, "also the A/B density bitmaps");
-  info->add_option("--params", o.params_dir, params_help);
+  info->add_option("--params", o.params_dir, kParamsDirHelp);
   info->callback([&] { o.action = A::kInfo; });
 
   CLI::App* params = g->add_subcommand(
@@ -93,15 +91,12 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   prove->add_option("--vanilla", o.vanilla, "update vanilla file")
       ->required()
       ->check(CLI::ExistingFile);
-  prove->add_option("--params", o.params_dir, params_help);
+  prove->add_option("--params", o.params_dir, kParamsDirHelp);
   prove->add_option("--out", o.out, "output: the partition proofs concatenated")->required();
   prove->add_flag("--force", o.force, "replace an existing proof file");
   prove->add_option("--backend", o.backend, "cpu, gpu[:N] or auto");
-  prove->add_flag("--allow-insecure-params", o.allow_insecure,
-                  "accept parameters whose .meta marks them INSECURE (tests only)");
-  prove->add_flag("--trusted-params", o.trusted_params,
-                  "skip the subgroup check of the .params bulk points (done unless the digest "
-                  "matched a published one)");
+  add_allow_insecure_flag(prove, o.allow_insecure, false);
+  add_trusted_params_flag(prove, o.trusted_params);
   prove->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   prove->callback([&] { o.action = A::kProve; });
 
@@ -113,9 +108,8 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   verify->add_option("--comm-r-old", o.comm_r_old, "64 hex digits (stored bytes)");
   verify->add_option("--comm-r-new", o.comm_r_new, "64 hex digits (stored bytes)");
   verify->add_option("--comm-d-new", o.comm_d_new, "64 hex digits (stored bytes)");
-  verify->add_option("--params", o.params_dir, params_help);
-  verify->add_flag("--allow-insecure-params", o.allow_insecure,
-                   "accept a verifying key whose .meta marks it INSECURE (tests only)");
+  verify->add_option("--params", o.params_dir, kParamsDirHelp);
+  add_allow_insecure_flag(verify, o.allow_insecure, true);
   verify->add_option("--proof", o.proof_path, "proof bytes")->required()->check(CLI::ExistingFile);
   verify->callback([&] { o.action = A::kVerify; });
 }

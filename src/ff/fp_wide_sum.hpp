@@ -33,7 +33,6 @@ constexpr std::array<uint64_t, kW> shifted_multiple_of_p(uint64_t m, unsigned s)
   }
   return k;
 }
-inline constexpr std::array<uint64_t, kW> kNoOffset = {};
 
 // r = k + the terms with their signs (+1 / -1), modulo 2^768 (one carry chain per term).
 template <int... Sign, class... T>

@@ -12,8 +12,10 @@ namespace cuzk::gpu {
 // additions plus the reduction, capped at 16 up to 2^24 and 20 beyond (measured; msm_window.cpp).
 unsigned msm_window_bits(size_t n);
 
-// The widest window the device MSM takes (ceil(256/22) = 12 windows of 2^21 buckets).
-constexpr unsigned kMsmMaxWindowBits = 22;
+// The widest window the device MSM takes (13 windows of 2^20 buckets). 22 (12 windows) was
+// measured slower at G1 2^26 (637 vs 508 ms at 20; msm_window.cpp) and its scratch for any n is
+// ~10 GB of buckets and partials, so it is not offered.
+constexpr unsigned kMsmMaxWindowBits = 21;
 
 // Whether n scalars' digits are sorted into buckets by a radix sort per window (CUB's) rather
 // than the counting-sort scatter (msm_digits.cu); from 2^22 up (measured; msm_window.cpp).

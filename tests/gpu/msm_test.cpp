@@ -202,9 +202,9 @@ TEST_F(DeviceMsm, G2EdgeAndDensityThroughTheBackend) {
 }
 
 // From 2^22 scalars the digits are radix sorted (msm_radix_sort): G1 at the default width, the
-// widest (22: keys of 23 bits, a third sort pass) and a narrow one, with edge scalars, zeros (zero
-// digits sort first and are skipped) and a repeated scalar (a swollen bucket); the split through
-// a base index (its tail of 2^22 + 4); G2 at the default width.
+// widest (21: keys of 22 bits, three sort passes) and a narrow one, with edge scalars, zeros (zero
+// digits sort first and are left out of the entries) and a repeated scalar (a swollen bucket); the
+// split through a base index (its tail of 2^22 + 4); G2 at the default width.
 TEST_F(DeviceMsm, RadixSortedSizesMatchCpu) {
   std::mt19937_64 rng(40);
   const size_t n = (size_t{1} << 22) + 7;

@@ -1,0 +1,28 @@
+// The parameter-file options the Filecoin proving commands share (porep, post, update): one
+// wording for each, written once.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace cuzk::app {
+
+inline constexpr const char* kParamsDirHelp =
+    "parameter directory (default $FIL_PROOFS_PARAMETER_CACHE or "
+    "/var/tmp/filecoin-proof-parameters)";
+
+// --allow-insecure-params on a command that loads proving parameters (prove) or only a
+// verifying key (verify).
+inline void add_allow_insecure_flag(CLI::App* c, bool& allow, bool verifying_key_only) {
+  c->add_flag("--allow-insecure-params", allow,
+              verifying_key_only
+                  ? "accept a verifying key whose .meta marks it INSECURE (tests only)"
+                  : "accept parameters whose .meta marks them INSECURE (tests only)");
+}
+
+inline void add_trusted_params_flag(CLI::App* c, bool& trusted) {
+  c->add_flag("--trusted-params", trusted,
+              "skip the subgroup check of the .params bulk points (done unless the digest "
+              "matched a published one)");
+}
+
+}  // namespace cuzk::app
