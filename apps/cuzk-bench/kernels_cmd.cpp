@@ -222,11 +222,12 @@ void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
                         (ok ? "; == CPU (folded)" : "; MISMATCH vs CPU")});
     std::fflush(stdout);
   }
-  // Window sweep: the planner's choice against its neighbours (tuning data).
+  // Window sweep: the planner's choice against its neighbours (tuning data); up to 4 bits wider,
+  // since the planner caps the window below 2^25 scalars.
   for (unsigned log : o.sweep_logs) {
     if (log > top) continue;
     for (unsigned c = std::max(2u, gpu::msm_window_bits(size_t{1} << log) - 3);
-         c <= std::min(gpu::kMsmMaxWindowBits, gpu::msm_window_bits(size_t{1} << log) + 2); ++c) {
+         c <= std::min(gpu::kMsmMaxWindowBits, gpu::msm_window_bits(size_t{1} << log) + 4); ++c) {
       gpu::MsmStats st;
       const double ms = gpu::median_event_ms(
           [&] {

@@ -55,10 +55,10 @@ const Fr* NttEngine::twiddles(size_t log_n, const Fr& omega) {
 
 // Passes over bits [s0, s0 + k), lowest first: the first covers 10 bits of contiguous rows, the
 // later ones 8 bits x 4 columns (128-byte rows), except that a remainder that fits one tile takes
-// one pass with as many columns as fill it, up to 4 (2^20: 10 + 10, 2^24: 10 + 8 + 6, 2^27:
-// 10 + 8 + 8 + 1). With 256 threads per tile (H200 2026-11-30), 8 columns (2^27: 10 + 7 + 7 + 3)
-// took 44.2 ms and 2 columns (10 + 9 + 8) 43.8, against 43.6. DIT runs the passes upwards, DIF
-// (reversed stage order) downwards.
+// one pass with as many columns as fill it, up to 4 (2^20: 10 + 10, 2^24: 10 + 8 + 6 x 4 columns,
+// 2^27: 10 + 8 + 9 x 2 columns). With 256 threads per tile (H200 2026-11-30), 8 columns (2^27:
+// 10 + 7 + 7 + 3) took 44.2 ms and 2 columns (10 + 9 + 8) 43.8, against 43.6. DIT runs the passes
+// upwards, DIF (reversed stage order) downwards.
 void NttEngine::run_passes(Fr* d_values, size_t log_n, const Fr& omega, bool dif,
                            const LoadPowers* scale) {
   if (log_n == 0) {  // no stages; only the scaling of the one element

@@ -82,6 +82,82 @@ __device__ __forceinline__ void radix2_step(const SharedTile& sm, const TileGeom
   }
 }
 
+// Two stages per barrier: stages b + 1 and b on four rows t0, t0 + 2^b, t0 + 2^(b+1), t0 + 3 2^b
+// held in registers (DIF runs b + 1 first, DIT b first). Stage b's two pairs share one twiddle
+// (it depends on t mod 2^b only), so three twiddle loads serve four products.
+template <bool kDif>
+__device__ __forceinline__ void radix4_step(const SharedTile& sm, const TileGeometry& g, int k,
+                                            int b) {
+  const int cols = 1 << g.log_c;
+  const int quads = 1 << (k - 2 + g.log_c);
+  for (int q = threadIdx.x; q < quads; q += blockDim.x) {
+    const int c = q & (cols - 1), r = q >> g.log_c;
+    const int t0 = ((r >> b) << (b + 2)) | (r & ((1 << b) - 1));
+    const int e0 = (t0 << g.log_c) + c, step = 1 << (b + g.log_c);
+    FrD x0 = sm.load(e0), x1 = sm.load(e0 + step), x2 = sm.load(e0 + 2 * step),
+        x3 = sm.load(e0 + 3 * step);
+    const FrD w_lo = g.twiddle(t0, b, c);
+    if constexpr (kDif) {
+      butterfly<true>(x0, x2, g.twiddle(t0, b + 1, c));
+      butterfly<true>(x1, x3, g.twiddle(t0 | (1 << b), b + 1, c));
+      butterfly<true>(x0, x1, w_lo);
+      butterfly<true>(x2, x3, w_lo);
+    } else {
+      butterfly<false>(x0, x1, w_lo);
+      butterfly<false>(x2, x3, w_lo);
+      butterfly<false>(x0, x2, g.twiddle(t0, b + 1, c));
+      butterfly<false>(x1, x3, g.twiddle(t0 | (1 << b), b + 1, c));
+    }
+    sm.store(e0, x0);
+    sm.store(e0 + step, x1);
+    sm.store(e0 + 2 * step, x2);
+    sm.store(e0 + 3 * step, x3);
+  }
+}
+
+// Stages 1 and 0 of a transform's first pass (s0 = 0, one column, low0 = 0): stage 0's twiddle is
+// 1, stage 1's are 1 (row 4r) and omega^(n/4) (row 4r + 1), so one product per four rows.
+template <bool kDif>
+__device__ __forceinline__ void radix4_unit_step(const SharedTile& sm, const TileGeometry& g,
+                                                 int k) {
+  const FrD w4 = g.twiddle(1, 1, 0);
+  for (int r = threadIdx.x; r < (1 << (k - 2)); r += blockDim.x) {
+    FrD x0 = sm.load(4 * r), x1 = sm.load(4 * r + 1), x2 = sm.load(4 * r + 2),
+        x3 = sm.load(4 * r + 3);
+    if constexpr (kDif) {
+      FrD d = x0 - x2;
+      x0 = x0 + x2;
+      x2 = d;
+      d = x1 - x3;
+      x1 = x1 + x3;
+      x3 = d * w4;
+      d = x0 - x1;
+      x0 = x0 + x1;
+      x1 = d;
+      d = x2 - x3;
+      x2 = x2 + x3;
+      x3 = d;
+    } else {
+      FrD d = x0 - x1;
+      x0 = x0 + x1;
+      x1 = d;
+      d = x2 - x3;
+      x2 = x2 + x3;
+      x3 = d;
+      d = x0 - x2;
+      x0 = x0 + x2;
+      x2 = d;
+      d = x3 * w4;
+      x3 = x1 - d;
+      x1 = x1 + d;
+    }
+    sm.store(4 * r, x0);
+    sm.store(4 * r + 1, x1);
+    sm.store(4 * r + 2, x2);
+    sm.store(4 * r + 3, x3);
+  }
+}
+
 // The stage of half-size 1 (s0 = b = 0: rows 2r and 2r + 1 of one column) has the twiddle 1
 // throughout: u + v and u - v, no product. A loop of its own: a branch on the product inside
 // radix2_step's loop slowed every stage (2^24 forward 5.40 -> 5.84 ms, H200 2026-11-30).
@@ -110,52 +186,121 @@ __device__ __forceinline__ FrD power_of(const FrD* lo, const FrD* hi, size_t e) 
   return load_fr(lo + (e & ((size_t{1} << kPowLoBits) - 1))) * load_fr(hi + (e >> kPowLoBits));
 }
 
-// One pass: stages 2^s0 .. 2^(s0 + k - 1) on tiles of 2^k x 2^log_c elements in shared memory, one
-// radix-2 stage per barrier; DIT runs the stages upwards, DIF downwards. With kScaleLoads each
-// element is multiplied by its power as it is loaded (the coset shift fused into the first pass).
-// (Two stages per barrier with four rows in registers measured slower: 2^27 forward 67.5 -> 75.5
-// ms, H200 2026-11-30, presumably from register pressure; not kept.)
-template <bool kDif, bool kScaleLoads, bool kUnitStage>
+// The stages 2^s0 .. 2^(s0 + k - 1) of a tile in shared memory (loaded and synchronised by the
+// caller; synchronised again on return), DIT upwards, DIF downwards. kRadix4: two stages per
+// barrier (radix4_step), grouped from the bottom: stages 0 and 1 as one product-light step when
+// kUnitStage (s0 = 0), then pairs, then one single stage when the count is odd. Otherwise one
+// radix-2 stage per barrier (the launcher's choice for tiles of fewer than 4 elements per thread).
+template <bool kDif, bool kUnitStage, bool kRadix4>
+__device__ __forceinline__ void run_stages(const SharedTile& sm, const TileGeometry& g, int k) {
+  if constexpr (kRadix4) {
+    const int unit = kUnitStage && k >= 2 ? 2 : 0;
+    const int pairs = (k - unit) / 2, single = (k - unit) % 2;
+    if constexpr (!kDif) {
+      if (unit != 0) {
+        radix4_unit_step<false>(sm, g, k);
+        __syncthreads();
+      } else if (kUnitStage) {
+        radix2_unit_step(sm, k);
+        __syncthreads();
+      }
+      for (int p = 0; p < pairs; ++p) {
+        radix4_step<false>(sm, g, k, unit + 2 * p);
+        __syncthreads();
+      }
+      if (single != 0 && !(kUnitStage && unit == 0)) {
+        radix2_step<false>(sm, g, k, k - 1);
+        __syncthreads();
+      }
+    } else {
+      if (single != 0 && !(kUnitStage && unit == 0)) {
+        radix2_step<true>(sm, g, k, k - 1);
+        __syncthreads();
+      }
+      for (int p = pairs; p-- > 0;) {
+        radix4_step<true>(sm, g, k, unit + 2 * p);
+        __syncthreads();
+      }
+      if (unit != 0) {
+        radix4_unit_step<true>(sm, g, k);
+        __syncthreads();
+      } else if (kUnitStage) {
+        radix2_unit_step(sm, k);
+        __syncthreads();
+      }
+    }
+  } else {
+    constexpr int kLowest = kUnitStage ? 1 : 0;  // the lowest stage of the loop
+    if constexpr (kUnitStage && !kDif) {
+      radix2_unit_step(sm, k);
+      __syncthreads();
+    }
+    for (int step = 0; step < k - kLowest; ++step) {
+      radix2_step<kDif>(sm, g, k, kDif ? k - 1 - step : kLowest + step);
+      __syncthreads();
+    }
+    if constexpr (kUnitStage && kDif) {
+      radix2_unit_step(sm, k);
+      __syncthreads();
+    }
+  }
+}
+
+// Where block blockIdx.x's tile of a pass lies: element e (row t = e >> log_c, column e mod
+// 2^log_c) at base + c + (t << s0).
+struct TilePlace {
+  size_t base;
+  int s0, log_c;
+  __device__ __forceinline__ size_t index(int e) const {
+    return base + (e & ((1 << log_c) - 1)) + (static_cast<size_t>(e >> log_c) << s0);
+  }
+};
+
+__device__ __forceinline__ TilePlace tile_place(int s0, int k, int log_c) {
+  const size_t groups = size_t{1} << (s0 - log_c);
+  const size_t low0 = (blockIdx.x % groups) << log_c;
+  return {low0 + ((blockIdx.x / groups) << (s0 + k)), s0, log_c};
+}
+
+__device__ __forceinline__ TileGeometry tile_geometry(const FrD* tw, int log_n, int s0, int log_c) {
+  const size_t groups = size_t{1} << (s0 - log_c);
+  return {tw, log_n, s0, log_c, (blockIdx.x % groups) << log_c};
+}
+
+__device__ __forceinline__ void store_tile(const SharedTile& sm, FrD* data, const TilePlace& at,
+                                           int elems) {
+  for (int e = threadIdx.x; e < elems; e += blockDim.x)
+    store_fr(data + at.index(e), sm.load(e));
+}
+
+// One pass: stages 2^s0 .. 2^(s0 + k - 1) on tiles of 2^k x 2^log_c elements in shared memory
+// (run_stages). With kScaleLoads each element is multiplied by its power as it is loaded (the
+// coset shift fused into the first pass).
+// Two stages per barrier (kRadix4) against one, same binary, H200 2026-12-02 (two alternating
+// rounds, CUDA-event medians): 2^27 forward 41.58 -> 39.62 ms, coset forward 46.12 -> 44.23, H
+// chain 2^27 296.05 -> 282.03; 2^20 forward 0.30 -> 0.28; but 2^24 forward 4.67 -> 4.71, whose
+// last pass (2^6 x 4 columns) left half the threads idle in a radix-4 step. With that pass back on
+// radix-2 steps (the launcher's rule, next lease): 2^24 forward 4.49 ms, H chain 2^24 33.28 ->
+// 31.98. (With 512 threads per 2^11 tile, 2026-11-30, two stages per barrier had measured slower:
+// 67.5 -> 75.5 ms at 2^27.)
+template <bool kDif, bool kScaleLoads, bool kUnitStage, bool kRadix4>
 __global__ void __launch_bounds__(kPassThreads)
     ntt_pass(FrD* __restrict__ data, const FrD* __restrict__ tw, int log_n, int s0, int k,
              int log_c, LoadScaling ls) {
   extern __shared__ uint4 smem_raw[];
-  const int cols = 1 << log_c;
   const int elems = 1 << (k + log_c);
   const SharedTile sm{smem_raw, smem_raw + elems};
-  const size_t groups = size_t{1} << (s0 - log_c);
-  const size_t high = blockIdx.x / groups;
-  const TileGeometry g{tw, log_n, s0, log_c, (blockIdx.x % groups) << log_c};
-  const size_t base = g.low0 + (high << (s0 + k));
-
+  const TilePlace at = tile_place(s0, k, log_c);
   for (int e = threadIdx.x; e < elems; e += blockDim.x) {
-    const int c = e & (cols - 1), t = e >> log_c;
-    const size_t i = base + c + (static_cast<size_t>(t) << s0);
+    const size_t i = at.index(e);
     FrD v = load_fr(data + i);
     if constexpr (kScaleLoads)
       v = v * power_of(ls.lo, ls.hi, ls.exponent_reversed ? bitrev(i, log_n) : i);
     sm.store(e, v);
   }
   __syncthreads();
-  // kUnitStage (s0 = 0): the stage of half-size 1 runs without products, outside the loop of the
-  // others (DIT's first, DIF's last).
-  constexpr int kLowest = kUnitStage ? 1 : 0;  // the lowest stage of the loop
-  if constexpr (kUnitStage && !kDif) {
-    radix2_unit_step(sm, k);
-    __syncthreads();
-  }
-  for (int step = 0; step < k - kLowest; ++step) {
-    radix2_step<kDif>(sm, g, k, kDif ? k - 1 - step : kLowest + step);
-    __syncthreads();
-  }
-  if constexpr (kUnitStage && kDif) {
-    radix2_unit_step(sm, k);
-    __syncthreads();
-  }
-  for (int e = threadIdx.x; e < elems; e += blockDim.x) {
-    const int c = e & (cols - 1), t = e >> log_c;
-    store_fr(data + base + c + (static_cast<size_t>(t) << s0), sm.load(e));
-  }
+  run_stages<kDif, kUnitStage, kRadix4>(sm, tile_geometry(tw, log_n, s0, log_c), k);
+  store_tile(sm, data, at, elems);
 }
 
 __global__ void bit_reverse_kernel(FrD* __restrict__ d, size_t n, int log_n) {

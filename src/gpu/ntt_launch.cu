@@ -18,17 +18,21 @@ const FrD* dev(const Fr* p) {
   return reinterpret_cast<const FrD*>(p);
 }
 
-// The pass kernel of a DIF or DIT, with or without scaled loads (a transform's first pass only)
-// and the product-free unit stage.
-template <bool kDif, bool kScale>
+// The pass kernel of a DIF or DIT, with or without scaled loads (a transform's first pass only),
+// the product-free unit stage, and two stages per barrier.
+template <bool kDif, bool kScale, bool kRadix4>
 auto pass_kernel(bool unit_stage) {
-  return unit_stage ? ntt_pass<kDif, kScale, true> : ntt_pass<kDif, kScale, false>;
+  return unit_stage ? ntt_pass<kDif, kScale, true, kRadix4>
+                    : ntt_pass<kDif, kScale, false, kRadix4>;
 }
 
+template <bool kRadix4>
 auto pass_kernel(bool dif, bool scale, bool unit_stage) {
   if (dif)
-    return scale ? pass_kernel<true, true>(unit_stage) : pass_kernel<true, false>(unit_stage);
-  return scale ? pass_kernel<false, true>(unit_stage) : pass_kernel<false, false>(unit_stage);
+    return scale ? pass_kernel<true, true, kRadix4>(unit_stage)
+                 : pass_kernel<true, false, kRadix4>(unit_stage);
+  return scale ? pass_kernel<false, true, kRadix4>(unit_stage)
+               : pass_kernel<false, false, kRadix4>(unit_stage);
 }
 
 }  // namespace
@@ -42,8 +46,11 @@ void launch_pass(Fr* d_data, const Fr* d_tw, int log_n, int s0, int k, int log_c
   const LoadScaling ls = scale != nullptr
                              ? LoadScaling{dev(scale->lo), dev(scale->hi), scale->exponent_reversed}
                              : LoadScaling{nullptr, nullptr, false};
-  pass_kernel(dif, scale != nullptr, s0 == 0)<<<blocks, threads, smem, s>>>(
-      dev(d_data), dev(d_tw), log_n, s0, k, log_c, ls);
+  // Radix-4 steps where every thread has a quad of rows (ntt_pass).
+  const auto kernel = elems >= 4 * size_t{threads}
+                          ? pass_kernel<true>(dif, scale != nullptr, s0 == 0)
+                          : pass_kernel<false>(dif, scale != nullptr, s0 == 0);
+  kernel<<<blocks, threads, smem, s>>>(dev(d_data), dev(d_tw), log_n, s0, k, log_c, ls);
   CUZK_CUDA_CHECK_LAUNCH();
 }
 

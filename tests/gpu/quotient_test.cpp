@@ -1,5 +1,5 @@
 // The device H chain against poly/quotient.hpp: equal coefficient vectors (bit for bit) for
-// random and for satisfied evaluations, padded and full, small and three-pass sizes.
+// random and for satisfied evaluations, padded and full, one-, two- and three-pass sizes.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -21,7 +21,7 @@ using DeviceQuotient = GpuTest;
 TEST_F(DeviceQuotient, MatchesCpuForRandomEvaluationsAndPaddings) {
   std::mt19937_64 rng(21);
   NttEngine ntt(nullptr);
-  for (size_t log_n : {0u, 1u, 2u, 5u, 11u, 12u, 16u, 19u}) {
+  for (size_t log_n : {0u, 1u, 2u, 5u, 11u, 12u, 16u, 19u, 21u}) {
     const EvaluationDomain d(log_n);
     const size_t n = d.size();
     for (size_t m : {n, n / 2 + 1, n > 3 ? n - 3 : n}) {
