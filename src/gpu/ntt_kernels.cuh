@@ -124,32 +124,24 @@ __device__ __forceinline__ void radix4_unit_step(const SharedTile& sm, const Til
   for (int r = threadIdx.x; r < (1 << (k - 2)); r += blockDim.x) {
     FrD x0 = sm.load(4 * r), x1 = sm.load(4 * r + 1), x2 = sm.load(4 * r + 2),
         x3 = sm.load(4 * r + 3);
+    // (u, v) -> (u + v, u - v): a butterfly whose twiddle is 1.
+    auto sum_diff = [](FrD& u, FrD& v) {
+      const FrD d = u - v;
+      u = u + v;
+      v = d;
+    };
     if constexpr (kDif) {
-      FrD d = x0 - x2;
-      x0 = x0 + x2;
-      x2 = d;
-      d = x1 - x3;
-      x1 = x1 + x3;
-      x3 = d * w4;
-      d = x0 - x1;
-      x0 = x0 + x1;
-      x1 = d;
-      d = x2 - x3;
-      x2 = x2 + x3;
-      x3 = d;
+      sum_diff(x0, x2);
+      sum_diff(x1, x3);
+      x3 = x3 * w4;
+      sum_diff(x0, x1);
+      sum_diff(x2, x3);
     } else {
-      FrD d = x0 - x1;
-      x0 = x0 + x1;
-      x1 = d;
-      d = x2 - x3;
-      x2 = x2 + x3;
-      x3 = d;
-      d = x0 - x2;
-      x0 = x0 + x2;
-      x2 = d;
-      d = x3 * w4;
-      x3 = x1 - d;
-      x1 = x1 + d;
+      sum_diff(x0, x1);
+      sum_diff(x2, x3);
+      x3 = x3 * w4;
+      sum_diff(x0, x2);
+      sum_diff(x1, x3);
     }
     sm.store(4 * r, x0);
     sm.store(4 * r + 1, x1);
