@@ -19,6 +19,7 @@
 
 #include "gpu/arith_rates.hpp"
 #include "gpu/bench_data.hpp"
+#include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
 #include "gpu/event_timing.hpp"
@@ -186,6 +187,72 @@ void ntt_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool)
   }
 }
 
+// Precomputed bases: for each size and window width c, a table of as many copies 2^(j c) P as the
+// device's free memory holds next to the MSM's scratch (up to one per window), its build time
+// (wall clock, once), and the MSM over it.
+template <class Curve>
+void table_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
+                const std::vector<std::pair<unsigned, double>>& sizes, const char* name,
+                const std::vector<Affine<Curve>>& distinct,
+                const gpu::DeviceBuffer<Affine<Curve>>& d_bases,
+                const gpu::DeviceBuffer<Fr>& d_scalars, uint64_t seed, gpu::MsmWorkspace& ws) {
+  gpu::Stream s;
+  for (const auto& [log, anchor] : sizes) {
+    if (log > o.max_log || log < 20) continue;
+    const size_t n = size_t{1} << log;
+    for (unsigned c : o.table_windows) {
+      if (c < 2 || c > gpu::kMsmMaxTableWindowBits) continue;
+      ws.release();
+      size_t free_bytes = 0, total_bytes = 0;
+      CUZK_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+      // Per point of each copy: the point and the sort's key and two payload words; per digit
+      // window of each set (padded to sets x copies): a digit and an entry; per set: buckets and
+      // task partials (XYZZ); 2 GiB for CUB and the rest.
+      const auto need = [&](unsigned k) {
+        const unsigned sets = (gpu::msm_windows(c) + k - 1) / k;
+        return static_cast<double>(n) * k * (sizeof(Affine<Curve>) + 12.0 + 8.0 * sets) +
+               2.0 * sets * (double{1} * (1u << (c - 1))) * sizeof(Xyzz<Curve>) +
+               static_cast<double>(size_t{2} << 30);
+      };
+      unsigned copies = std::min(gpu::msm_windows(c), gpu::kMsmMaxTableCopies);
+      while (copies > 0 && (need(copies) > static_cast<double>(free_bytes) ||
+                            size_t{copies} * n >= (size_t{1} << 31)))
+        --copies;
+      if (copies < 2) {
+        rows.push_back({std::string("MSM ") + name + " precomputed bases", pow2(log), 0, -1,
+                        "c=" + std::to_string(c) + ": not run, fewer than 2 copies fit"});
+        continue;
+      }
+      gpu::DeviceBuffer<Affine<Curve>> d_table(size_t{copies} * n);
+      const auto t0 = std::chrono::steady_clock::now();
+      const gpu::MsmBaseTable<Curve> table =
+          gpu::precompute_bases<Curve>(d_bases.get(), n, c, copies, d_table.get(), s.get());
+      const double build_s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      Jacobian<Curve> result;
+      gpu::MsmStats st;
+      const double ms = gpu::median_event_ms(
+          [&] {
+            result =
+                gpu::msm_pippenger<Curve>(table, d_scalars.get(), nullptr, n, ws, s.get(), &st);
+          },
+          log >= 26 ? std::min(o.reps, 3u) : o.reps, s.get());
+      const bool ok = result.to_affine() == folded_cpu_msm<Curve>(distinct, n, seed, pool);
+      const unsigned sets = (gpu::msm_windows(c) + copies - 1) / copies;
+      char what[160];
+      std::snprintf(what, sizeof(what),
+                    "c=%u, %u copies (%.1f GB, built in %.2f s), %u bucket set%s; ", c, copies,
+                    static_cast<double>(copies) * n * sizeof(Affine<Curve>) / 1e9, build_s, sets,
+                    sets == 1 ? "" : "s");
+      rows.push_back({std::string("MSM ") + name + " precomputed bases", pow2(log), ms, anchor,
+                      std::string("resident; ") + what + phases(st) +
+                          (ok ? "; == CPU (folded)" : "; MISMATCH vs CPU")});
+      std::fflush(stdout);
+    }
+  }
+  ws.release();
+}
+
 template <class Curve>
 void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
               const std::vector<std::pair<unsigned, double>>& sizes, const char* name) {
@@ -239,6 +306,7 @@ void msm_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool,
                       "c=" + std::to_string(c) + "; " + phases(st)});
     }
   }
+  table_rows<Curve>(o, rows, pool, sizes, name, distinct, d_bases, d_scalars, seed, ws);
   // The 0/1 sums, up to a 32 GiB partition's sizes: L and A over ~130 M G1 points (2^27), B over
   // ~33 M G2 points (2^25).
   for (unsigned log :

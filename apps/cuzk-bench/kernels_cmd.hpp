@@ -13,8 +13,11 @@ struct KernelsOptions {
   unsigned threads = 0;     // CPU threads (0: all)
   bool skip_checks = false;
   std::vector<unsigned> sweep_logs;  // MSM sizes (log2) to time at several window widths
-  std::string zkey, wtns;            // optional circom fixture for the zkey prove rows
-  std::vector<std::string> only;     // sections timed (arith, ntt, g1, g2, prove); empty: all
+  // Window widths of the precomputed-bases MSM rows (each with as many copies as device memory
+  // holds, up to one per window); empty: none.
+  std::vector<unsigned> table_windows = {16, 20, 22, 24};
+  std::string zkey, wtns;         // optional circom fixture for the zkey prove rows
+  std::vector<std::string> only;  // sections timed (arith, ntt, g1, g2, prove); empty: all
   bool runs(const std::string& section) const;
 };
 

@@ -15,6 +15,9 @@
 //      inputs so that ~2^15 threads run); a segment's weighted sum is a running sum plus
 //      (first weight) x (segment sum); segments are added by a halving tree;
 //   5. the host combines the ceil(256/c) window sums by doubling.
+// With a table of precomputed multiples (MsmBaseTable: copy j holds 2^(j c) P), k consecutive
+// windows share one set of buckets: digit j of a group multiplies copy j, so a group is one window
+// over k n points, and the host combines ceil(W / k) group sums by doubling k c times.
 // The 0/1 split (msm_split) classifies scalars on the device: 0 is dropped, 1 sets a bit in a
 // packed bitmap that batch_add sums (one mixed addition per set bit, then a halving tree), and
 // the rest are compacted with their base index for Pippenger. Density bitmaps (bellperson's
@@ -57,13 +60,31 @@ struct MsmStats {
   size_t ones = 0;       // summed by batch addition
   size_t pippenger = 0;  // through the windows
   unsigned window_bits = 0;
-  unsigned windows = 0;
+  unsigned windows = 0;       // digit windows, ceil(256 / c)
+  unsigned table_copies = 1;  // windows per bucket set (precomputed bases)
   uint32_t max_tasks = 0;     // tasks of the fullest bucket (repeated scalars make it large)
   bool radix_sorted = false;  // digits sorted by CUB's radix sort (msm_radix_sort), not scattered
   // Pippenger phases, CUDA events (ms): digits + counting sort + tasks, bucket accumulation
   // (tasks, tree, bucket sums), window reduction + download.
   float sort_ms = 0, accumulate_ms = 0, reduce_ms = 0;
 };
+
+// Precomputed multiples of n bases for windows of c bits: table[j stride + i] = 2^(j c) bases[i]
+// for j < copies (copy 0 is the bases themselves), affine, in device memory.
+template <class Curve>
+struct MsmBaseTable {
+  const Affine<Curve>* table = nullptr;
+  size_t stride = 0;  // points per copy (>= the bases indexed)
+  unsigned copies = 1;
+  unsigned window_bits = 0;
+};
+
+// Fills d_table (copies x n points) from the n bases in d_bases: copy j by j c doublings of
+// bases[i] (XYZZ), all copies of a point brought to affine by one shared inversion. Synchronises
+// `stream`. copies * n < 2^31 (entries carry the table index in 31 bits).
+template <class Curve>
+MsmBaseTable<Curve> precompute_bases(const Affine<Curve>* d_bases, size_t n, unsigned window_bits,
+                                     unsigned copies, Affine<Curve>* d_table, cudaStream_t stream);
 
 // sum_i scalars[i] * bases[index ? index[i] : i] over n scalars (Montgomery form), all arrays in
 // device memory. window_bits 0 = msm_window_bits(n); otherwise 2..kMsmMaxWindowBits.
@@ -73,6 +94,13 @@ Jacobian<Curve> msm_pippenger(const Affine<Curve>* d_bases, const Fr* d_scalars,
                               const uint32_t* d_index, size_t n, MsmWorkspace& ws,
                               cudaStream_t stream, unsigned window_bits = 0,
                               MsmStats* stats = nullptr);
+
+// The same MSM over a precomputed table (window width from the table, up to
+// kMsmMaxTableWindowBits); index[i] (if given) indexes a copy.
+template <class Curve>
+Jacobian<Curve> msm_pippenger(const MsmBaseTable<Curve>& bases, const Fr* d_scalars,
+                              const uint32_t* d_index, size_t n, MsmWorkspace& ws,
+                              cudaStream_t stream, MsmStats* stats = nullptr);
 
 // Sum of bases[i] over the set bits i < n of the packed bitmap d_bits (32-bit words).
 template <class Curve>

@@ -20,28 +20,43 @@ namespace cuzk::gpu::msm_detail {
 void exclusive_scan(const uint32_t* d_in, uint32_t* d_out, size_t m, MsmWorkspace& ws,
                     cudaStream_t s);
 
-// Steps 1-3 (scalar side) of msm.hpp: ws.entries holds, bucket by bucket (windows x 2^(c-1)
-// buckets; bucket b of a window has weight b + 1), entries base index << 1 | sign; ws.offsets and
-// ws.counts give each bucket's range, ws.task_offsets / ws.task_counts its tasks of at most
-// task_len entries. Synchronises s (to read the task count).
+// Where the entries' base indices point: copy j of a precomputed table starts at j * stride, and
+// each bucket set takes `copies` consecutive digit windows (copies = 1: plain bases, one set per
+// window).
+struct TableShape {
+  unsigned copies = 1;
+  size_t stride = 0;
+};
+
+// Steps 1-3 (scalar side) of msm.hpp: ws.entries holds, bucket by bucket (sets x 2^(c-1)
+// buckets; bucket b of a set has weight b + 1), entries table index << 1 | sign, where digit
+// window g copies + j of scalar i points at j stride + base(i); ws.offsets and ws.counts give each
+// bucket's range, ws.task_offsets / ws.task_counts its tasks of at most task_len entries.
+// Synchronises s (to read the task count).
 struct BucketPlan {
-  unsigned windows = 0;
-  uint32_t buckets_per_window = 0;
+  unsigned sets = 0;  // bucket sets, ceil(windows / copies)
+  uint32_t buckets_per_set = 0;
   uint32_t task_len = 0;  // L, entries per task at most
   uint32_t num_tasks = 0;
   uint32_t max_tasks = 0;     // tasks of the fullest bucket
-  bool radix_sorted = false;  // by CUB's radix sort per window (else the counting-sort scatter)
+  bool radix_sorted = false;  // by CUB's radix sort per set (else the counting-sort scatter)
   const uint32_t* task_order = nullptr;  // device: the task of accumulation thread j (or j)
 };
 BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_t n, unsigned c,
-                             MsmWorkspace& ws, cudaStream_t s);
+                             TableShape table, MsmWorkspace& ws, cudaStream_t s);
 
-// Steps 1-4 of msm.hpp with window width c: the ceil(256/c) window sums, lowest first.
-// With stats, the phase times (CUDA events) are filled in.
+// Steps 1-4 of msm.hpp with window width c: the bucket sets' weighted sums, lowest first (one
+// per window without a table). With stats, the phase times (CUDA events) are filled in.
 template <class Curve>
 std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases, const Fr* d_scalars,
                                                const uint32_t* d_index, size_t n, unsigned c,
-                                               MsmWorkspace& ws, cudaStream_t s, MsmStats* stats);
+                                               TableShape table, MsmWorkspace& ws, cudaStream_t s,
+                                               MsmStats* stats);
+
+// Fills d_table with `copies` multiples 2^(j c) of the n bases (msm.hpp precompute_bases).
+template <class Curve>
+void precompute_table(const Affine<Curve>* d_bases, size_t n, unsigned c, unsigned copies,
+                      Affine<Curve>* d_table, cudaStream_t s);
 
 // Sum of d_bases[i] over the set bits i < n of d_bits (packed 32-bit words).
 template <class Curve>

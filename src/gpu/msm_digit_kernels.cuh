@@ -35,10 +35,11 @@ __device__ __forceinline__ uint32_t signed_digit(const uint32_t (&s)[8], unsigne
   return raw << 1;
 }
 
-// digits[w n + i] = signed digit w of scalar i; counts[w B + |d| - 1] += 1 for non-zero digits.
+// digits[w n + i] = signed digit w of scalar i for w < windows, 0 for the padding windows up to
+// sets x copies; counts[(w / copies) B + |d| - 1] += 1 for non-zero digits.
 __global__ void digits_kernel(const FrD* __restrict__ scalars, size_t n, unsigned c,
-                              unsigned windows, uint32_t* __restrict__ digits,
-                              uint32_t* __restrict__ counts) {
+                              unsigned windows, unsigned copies, unsigned sets,
+                              uint32_t* __restrict__ digits, uint32_t* __restrict__ counts) {
   const uint32_t buckets = 1u << (c - 1);
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
        i += size_t{gridDim.x} * blockDim.x) {
@@ -47,16 +48,18 @@ __global__ void digits_kernel(const FrD* __restrict__ scalars, size_t n, unsigne
     for (unsigned w = 0; w < windows; ++w) {
       const uint32_t d = signed_digit(k.l, w, c, carry);
       digits[w * n + i] = d;
-      if (d != 0) atomicAdd(&counts[w * buckets + (d >> 1) - 1], 1u);
+      if (d != 0) atomicAdd(&counts[(w / copies) * buckets + (d >> 1) - 1], 1u);
     }
+    for (unsigned w = windows; w < sets * copies; ++w)
+      digits[w * n + i] = 0;
   }
 }
 
-// Counting-sort scatter: entry = base index << 1 | sign, placed in its bucket's range.
+// Counting-sort scatter: entry = table index << 1 | sign, placed in its bucket's range.
 __global__ void scatter_kernel(const uint32_t* __restrict__ digits,
                                const uint32_t* __restrict__ index, size_t n, unsigned c,
-                               unsigned windows, uint32_t* __restrict__ cursor,
-                               uint32_t* __restrict__ entries) {
+                               unsigned windows, unsigned copies, size_t stride,
+                               uint32_t* __restrict__ cursor, uint32_t* __restrict__ entries) {
   const uint32_t buckets = 1u << (c - 1);
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
        i += size_t{gridDim.x} * blockDim.x) {
@@ -64,22 +67,27 @@ __global__ void scatter_kernel(const uint32_t* __restrict__ digits,
     for (unsigned w = 0; w < windows; ++w) {
       const uint32_t d = digits[w * n + i];
       if (d == 0) continue;
-      const uint32_t pos = atomicAdd(&cursor[w * buckets + (d >> 1) - 1], 1u);
-      entries[pos] = (base << 1) | (d & 1);
+      const uint32_t pos = atomicAdd(&cursor[(w / copies) * buckets + (d >> 1) - 1], 1u);
+      const uint32_t at = static_cast<uint32_t>((w % copies) * stride) + base;
+      entries[pos] = (at << 1) | (d & 1);
     }
   }
 }
 
-// The radix sort's payload for one window: vals[i] = the base index of scalar i.
-__global__ void base_index_kernel(const uint32_t* __restrict__ index, size_t n,
-                                  uint32_t* __restrict__ vals) {
-  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
-       i += size_t{gridDim.x} * blockDim.x)
-    vals[i] = index != nullptr ? index[i] : static_cast<uint32_t>(i);
+// The radix sort's payload for one bucket set (copies windows of n digits): vals[j n + i] = the
+// table index of digit window j of scalar i, j stride + base(i).
+__global__ void base_index_kernel(const uint32_t* __restrict__ index, size_t n, unsigned copies,
+                                  size_t stride, uint32_t* __restrict__ vals) {
+  for (size_t t = blockIdx.x * size_t{blockDim.x} + threadIdx.x; t < n * copies;
+       t += size_t{gridDim.x} * blockDim.x) {
+    const size_t j = t / n, i = t % n;
+    vals[t] = static_cast<uint32_t>(j * stride) +
+              (index != nullptr ? index[i] : static_cast<uint32_t>(i));
+  }
 }
 
-// Window w's digits sorted by magnitude (keys, zero digits first) with their base indices (vals)
-// become its entries, base index << 1 | sign, from offsets[w B] on. The window's non-zero count
+// Set w's digits sorted by magnitude (keys, zero digits first) with their table indices (vals)
+// become its entries, table index << 1 | sign, from offsets[w B] on. The set's non-zero count
 // comes from the scanned counts, so the host needs no copy of it.
 __global__ void place_sorted_kernel(const uint32_t* __restrict__ keys,
                                     const uint32_t* __restrict__ vals, size_t n, unsigned w,

@@ -55,19 +55,19 @@ Xyzz<Curve> to_host(const Xyzz<typename DeviceCurveOf<Curve>::type>& p) {
 template <class Curve>
 std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases_h,
                                                const Fr* d_scalars_h, const uint32_t* d_index,
-                                               size_t n, unsigned c, MsmWorkspace& ws,
-                                               cudaStream_t s, MsmStats* stats) {
+                                               size_t n, unsigned c, TableShape table,
+                                               MsmWorkspace& ws, cudaStream_t s, MsmStats* stats) {
   using CurveD = typename DeviceCurveOf<Curve>::type;
   using XyzzD = Xyzz<CurveD>;
-  const unsigned windows = (256 + c - 1) / c;
-  const uint32_t B = 1u << (c - 1);
-  const size_t m = size_t{windows} * B;
   const auto* d_bases = reinterpret_cast<const Affine<CurveD>*>(d_bases_h);
   Event e_start, e_sorted, e_accumulated, e_done;
   if (stats != nullptr) e_start.record(s);
 
   // 1-3. digits, counting sort into buckets, tasks (msm_digits.cu).
-  const BucketPlan plan = sort_into_buckets(d_scalars_h, d_index, n, c, ws, s);
+  const BucketPlan plan = sort_into_buckets(d_scalars_h, d_index, n, c, table, ws, s);
+  const unsigned windows = plan.sets;  // the reduction's windows: one per bucket set
+  const uint32_t B = plan.buckets_per_set;
+  const size_t m = size_t{windows} * B;
   const uint32_t num_tasks = plan.num_tasks;
   if (stats != nullptr) e_sorted.record(s);
 
@@ -126,6 +126,17 @@ std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases_h,
   for (unsigned w = 0; w < windows; ++w)
     out[w] = to_host<Curve>(sums[w]);
   return out;
+}
+
+template <class Curve>
+void precompute_table(const Affine<Curve>* d_bases, size_t n, unsigned c, unsigned copies,
+                      Affine<Curve>* d_table, cudaStream_t s) {
+  using CurveD = typename DeviceCurveOf<Curve>::type;
+  precompute_kernel<CurveD><<<grid_for(n, kPointThreads), kPointThreads, 0, s>>>(
+      reinterpret_cast<const Affine<CurveD>*>(d_bases), n, c, copies,
+      reinterpret_cast<Affine<CurveD>*>(d_table));
+  CUZK_CUDA_CHECK_LAUNCH();
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 template <class Curve>

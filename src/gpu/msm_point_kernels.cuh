@@ -6,6 +6,8 @@
 #include <cstdint>
 
 #include "gpu/curves.cuh"
+#include "gpu/field_inverse.cuh"
+#include "gpu/msm_window.hpp"
 
 namespace cuzk::gpu::msm_detail {
 
@@ -113,6 +115,43 @@ __global__ void segment_reduce_kernel(const Xyzz<CurveD>* __restrict__ buckets, 
       if (e > 1) base = base.dbl();
     }
     out[idx] = acc;
+  }
+}
+
+// table[j n + i] = 2^(j c) bases[i], j < copies: the doubling chain in XYZZ, then one inversion
+// for all copies of the point (Montgomery's trick over their ZZZ; ~570 products against
+// (copies - 1) x 3 after it). Identity bases give identity copies. A one-off per parameter set,
+// so the copies sit in local memory rather than registers.
+template <class CurveD>
+__global__ void precompute_kernel(const Affine<CurveD>* __restrict__ bases, size_t n, unsigned c,
+                                  unsigned copies, Affine<CurveD>* __restrict__ table) {
+  using Field = typename CurveD::Field;
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x) {
+    const Affine<CurveD> p = bases[i];
+    table[i] = p;
+    if (p.infinity) {
+      for (unsigned j = 1; j < copies; ++j)
+        table[j * n + i] = p;
+      continue;
+    }
+    Xyzz<CurveD> q[kMsmMaxTableCopies];
+    Field prefix[kMsmMaxTableCopies];  // prefix[j] = ZZZ_1 ... ZZZ_j
+    q[0] = Xyzz<CurveD>::from_affine(p);
+    prefix[0] = Field::one();
+    for (unsigned j = 1; j < copies; ++j) {
+      q[j] = q[j - 1];
+      for (unsigned d = 0; d < c; ++d)
+        q[j] = q[j].dbl();
+      prefix[j] = prefix[j - 1] * q[j].ZZZ;  // never 0: every curve point has odd order
+    }
+    Field inv = fermat_inverse(prefix[copies - 1]);  // 1 / (ZZZ_1 ... ZZZ_(copies-1))
+    for (unsigned j = copies - 1; j >= 1; --j) {
+      const Field zzz_inv = inv * prefix[j - 1];
+      inv = inv * q[j].ZZZ;
+      const Field zz_inv = (zzz_inv * q[j].ZZ).sqr();  // (ZZ / ZZZ)^2 = 1 / ZZ
+      table[j * n + i] = Affine<CurveD>::from_xy(q[j].X * zz_inv, q[j].Y * zzz_inv);
+    }
   }
 }
 

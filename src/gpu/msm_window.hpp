@@ -17,6 +17,19 @@ unsigned msm_window_bits(size_t n);
 // ~10 GB of buckets and partials, so it is not offered.
 constexpr unsigned kMsmMaxWindowBits = 21;
 
+// The widest window over a precomputed table: its windows share ceil(W / copies) bucket sets, so
+// wider windows cost no more reductions; 2^23 buckets (1.6 GB of G1 XYZZ) per set at 24.
+constexpr unsigned kMsmMaxTableWindowBits = 24;
+
+// Copies of a base a precomputed table holds at most (the kernel keeps them in local memory; at
+// c = 16 that is every window, narrower windows take several bucket sets).
+constexpr unsigned kMsmMaxTableCopies = 16;
+
+// Digit windows at width c: ceil(256 / c).
+constexpr unsigned msm_windows(unsigned c) {
+  return (256 + c - 1) / c;
+}
+
 // Whether n scalars' digits are sorted into buckets by a radix sort per window (CUB's) rather
 // than the counting-sort scatter (msm_digits.cu); from 2^22 up (measured; msm_window.cpp).
 bool msm_radix_sort(size_t n);

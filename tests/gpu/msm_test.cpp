@@ -250,6 +250,77 @@ TEST_F(DeviceMsm, RadixSortedSizesMatchCpu) {
   EXPECT_TRUE(stats.radix_sorted);
 }
 
+// Precomputed tables: full (one bucket set), partial with a padded last set, the scatter and the
+// radix sort, an index into the copies, identity bases, and G2.
+template <class Curve>
+Affine<Curve> gpu_table_msm(const DeviceBuffer<Affine<Curve>>& d_b, size_t bases_n,
+                            const DeviceBuffer<Fr>& d_s, const uint32_t* d_index, size_t n,
+                            unsigned c, unsigned copies, MsmWorkspace& ws, MsmStats* stats) {
+  DeviceBuffer<Affine<Curve>> d_table(size_t{copies} * bases_n);
+  const MsmBaseTable<Curve> table =
+      precompute_bases<Curve>(d_b.get(), bases_n, c, copies, d_table.get(), nullptr);
+  return gpu::msm_pippenger<Curve>(table, d_s.get(), d_index, n, ws, nullptr, stats).to_affine();
+}
+
+TEST_F(DeviceMsm, PrecomputedBasesMatchCpu) {
+  std::mt19937_64 rng(41);
+  MsmWorkspace ws;
+  const size_t n = 3001;
+  auto bases = msm_test::random_bases<G1Curve>(n, rng);
+  bases[7] = bases[1000] = G1Affine::identity();
+  std::vector<Fr> s = random_frs(n, rng);
+  const std::vector<Fr> e = edge_scalars();
+  std::copy(e.begin(), e.end(), s.begin() + 10);
+  const G1Affine want = cpu_msm<G1Curve>(bases, s);
+  const DeviceBuffer<G1Affine> d_b = to_device<G1Affine>(bases);
+  const DeviceBuffer<Fr> d_s = to_device<Fr>(s);
+  const struct {
+    unsigned c, copies;
+  } shapes[] = {{8, 16}, {8, 5}, {13, 10}, {16, 3}, {16, 16}, {24, 11}, {2, 1}, {20, 2}};
+  for (const auto& sh : shapes) {
+    MsmStats stats;
+    ASSERT_EQ(gpu_table_msm<G1Curve>(d_b, n, d_s, nullptr, n, sh.c, sh.copies, ws, &stats), want)
+        << "c " << sh.c << " copies " << sh.copies;
+    EXPECT_EQ(stats.table_copies, sh.copies);
+    EXPECT_FALSE(stats.radix_sorted);
+  }
+  // Scalar i uses base index[i] (every base twice, some not at all).
+  std::vector<uint32_t> index(n);
+  std::vector<G1Affine> picked(n);
+  for (size_t i = 0; i < n; ++i) {
+    index[i] = static_cast<uint32_t>((i * 7) % (n / 2));
+    picked[i] = bases[index[i]];
+  }
+  const DeviceBuffer<uint32_t> d_index = to_device<uint32_t>(index);
+  EXPECT_EQ(gpu_table_msm<G1Curve>(d_b, n, d_s, d_index.get(), n, 16, 4, ws, nullptr),
+            cpu_msm<G1Curve>(picked, s));
+  // Bad tables are refused.
+  DeviceBuffer<G1Affine> d_t(2 * n);
+  EXPECT_THROW(precompute_bases<G1Curve>(d_b.get(), n, 25, 2, d_t.get(), nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(precompute_bases<G1Curve>(d_b.get(), n, 16, 17, d_t.get(), nullptr),
+               std::invalid_argument);
+  EXPECT_THROW(gpu::msm_pippenger<G1Curve>(MsmBaseTable<G1Curve>{d_t.get(), n / 2, 2, 16},
+                                           d_s.get(), nullptr, n, ws, nullptr),
+               std::invalid_argument);
+
+  // The radix sort (2^20 scalars x 4 copies = 2^22 digits per set) and G2.
+  const size_t big = size_t{1} << 20;
+  ASSERT_TRUE(msm_radix_sort(4 * big));
+  const auto big_bases = msm_test::random_bases<G1Curve>(big, rng);
+  const std::vector<Fr> big_s = random_frs(big, rng);
+  const DeviceBuffer<G1Affine> d_bb = to_device<G1Affine>(big_bases);
+  const DeviceBuffer<Fr> d_bs = to_device<Fr>(big_s);
+  MsmStats stats;
+  EXPECT_EQ(gpu_table_msm<G1Curve>(d_bb, big, d_bs, nullptr, big, 20, 4, ws, &stats),
+            cpu_msm<G1Curve>(big_bases, big_s));
+  EXPECT_TRUE(stats.radix_sorted);
+  const auto g2 = msm_test::random_bases<G2Curve>(n, rng);
+  const DeviceBuffer<G2Affine> d_g2 = to_device<G2Affine>(g2);
+  EXPECT_EQ(gpu_table_msm<G2Curve>(d_g2, n, d_s, nullptr, n, 22, 12, ws, nullptr),
+            cpu_msm<G2Curve>(g2, s));
+}
+
 TEST_F(DeviceMsm, RejectsMismatchedSizes) {
   GpuBackend gpu;
   std::mt19937_64 rng(40);
