@@ -215,6 +215,7 @@ void table_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& poo
                static_cast<double>(size_t{2} << 30);
       };
       unsigned copies = std::min(gpu::msm_windows(c), gpu::kMsmMaxTableCopies);
+      if (o.table_max_copies != 0) copies = std::min(copies, o.table_max_copies);
       while (copies > 0 && (need(copies) > static_cast<double>(free_bytes) ||
                             size_t{copies} * n >= (size_t{1} << 31)))
         --copies;

@@ -16,6 +16,7 @@ struct KernelsOptions {
   // Window widths of the precomputed-bases MSM rows (each with as many copies as device memory
   // holds, up to one per window); empty: none.
   std::vector<unsigned> table_windows = {16, 20, 22, 24};
+  unsigned table_max_copies = 0;  // cap on the copies (0: as many as fit)
   std::string zkey, wtns;         // optional circom fixture for the zkey prove rows
   std::vector<std::string> only;  // sections timed (arith, ntt, g1, g2, prove); empty: all
   bool runs(const std::string& section) const;

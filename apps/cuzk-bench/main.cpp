@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   kc->add_option("--sweep", k.sweep_logs, "MSM sizes (log2) to time at several window widths");
   kc->add_option("--table-windows", k.table_windows,
                  "Window widths of the precomputed-bases MSM rows (default 16 20 22 24; 0: none)");
+  kc->add_option("--table-max-copies", k.table_max_copies,
+                 "At most this many copies in those rows (default 0: as many as fit)");
   kc->add_option("--zkey", k.zkey, "circom fixture .zkey for the zkey prove rows");
   kc->add_option("--wtns", k.wtns, "circom fixture .wtns for the zkey prove rows");
   kc->add_option("--only", k.only, "Sections to time: arith, ntt, g1, g2, prove (default: all)")
