@@ -219,7 +219,7 @@ def gen_redc(n):
     return "\n".join(out)
 
 
-def gen_sqr(n, inline=False):
+def gen_sqr(n, inline=False, wide=False):
     """r = a^2 / 2^(64n) mod p for a < p (r < p): a dedicated Montgomery square.
 
     ABI: void cuzk_mont_sqr_adx_N(uint64_t r[N], const uint64_t a[N], const uint64_t p[N],
@@ -229,19 +229,24 @@ def gen_sqr(n, inline=False):
     OF chain), then the 2n-word square t < p^2 < p 2^(64n) is reduced as in gen_redc: n steps on
     the low half, plus the high half, one conditional subtraction. 4 limbs: 26 mulx instead of the
     product's 32, all in registers; 6 limbs: 57 instead of 72, the finished words of the rows and
-    the high half kept in the red zone (a leaf function may use the 128 bytes below %rsp)."""
-    name = f"cuzk_mont_sqr_adx_{n}"
+    the high half kept in the red zone (a leaf function may use the 128 bytes below %rsp).
+
+    wide=True: cuzk_sqr_wide_adx_N(uint64_t r[2N], const uint64_t a[N]), the 2N-word square of
+    any a < 2^(64N) with no reduction (21 mulx instead of mul_wide's 36 for 6 limbs); r must not
+    alias a (the rows' finished words go straight to r)."""
+    name = f"cuzk_sqr_wide_adx_{n}" if wide else f"cuzk_mont_sqr_adx_{n}"
     out = []
     emit = out.append
     prologue(name, emit)
-    emit(f"    movq %rcx, {R_INV}")
-    emit(f"    movq %rdx, {R_P}")
+    if not wide:
+        emit(f"    movq %rcx, {R_INV}")
+        emit(f"    movq %rdx, {R_P}")
     spill = n > 4  # 2n words and the pointers do not fit in registers for 6 limbs
     free = ACC_REGS + ["%rbx"]
     where = {}  # position -> register, for the words held in registers
 
-    def slot(pos):
-        return f"{-8 * (2 * n - pos)}(%rsp)"
+    def slot(pos):  # the wide square keeps its words in its output instead of the red zone
+        return f"{8 * pos}({R_OUT})" if wide else f"{-8 * (2 * n - pos)}(%rsp)"
 
     def take(pos):
         where[pos] = free.pop(0)
@@ -303,6 +308,11 @@ def gen_sqr(n, inline=False):
             emit(f"    adoxq {part}, {where[pos]}")
             if spill and pos >= n:
                 release(pos)
+    if wide:
+        for pos in sorted(where):
+            release(pos)
+        epilogue(name, emit)
+        return "\n".join(out)
     # Reduction of the low half (R_A is free now), then the high half added.
     free.append(R_A)
     t = [where[pos] for pos in range(n)]
@@ -464,6 +474,8 @@ def main():
     for n in (4, 6):
         print(gen_sqr(n))
         print()
+    print(gen_sqr(6, wide=True))
+    print()
     print('    .section .note.GNU-stack,"",@progbits')
 
 

@@ -237,7 +237,10 @@ class MontField {
     const size_t bits = e.num_bits();
     const size_t windows = (bits + 3) / 4;
     for (size_t wi = windows; wi-- > 0;) {
-      if (wi + 1 != windows) r = r.sqr().sqr().sqr().sqr();
+      if (wi + 1 != windows) {
+        for (int k = 0; k < 4; ++k)
+          r.sqr_in_place();
+      }
       unsigned nib = 0;
       for (int b = 3; b >= 0; --b)
         nib = (nib << 1) | (4 * wi + b < bits ? e.bit(4 * wi + b) : 0);
@@ -289,13 +292,13 @@ class MontField {
         size_t i = 0;
         MontField b2 = b;
         while (!b2.is_one()) {
-          b2 = b2.sqr();
+          b2.sqr_in_place();
           ++i;
           if (i == m) return std::nullopt;  // unreachable after the Legendre check
         }
         MontField w = z;
         for (size_t k = 0; k + i + 1 < m; ++k)
-          w = w.sqr();
+          w.sqr_in_place();
         x *= w;
         z = w.sqr();
         b *= z;
@@ -362,7 +365,9 @@ class MontField {
   }
 
 #if CUZK_HAVE_X86_ASM
-  // 4 limbs inline (the limbs come back in registers: Fr `x = x * y` XXX), 6 limbs out of line.
+  // 4 limbs inline: the limbs come back in registers, so `x = x * y` skips the copy of the out-of-
+  // line kernel's stores (Fr 22.2 -> 17.5 ns, 1.24 -> 1.00 of blst in one run); 6 limbs out of
+  // line.
   static Int mul_adx(const Int& a, const Int& b) {
     Int r;
     if constexpr (kLimbs == 4) {
@@ -420,6 +425,15 @@ class MontField {
     }
 #endif
     mul_wide_portable(r, a, b);
+  }
+  // r = a^2, double-width: the squaring kernel's products (21 mulx instead of 36 for 6 limbs).
+  static void sqr_wide(uint64_t r[2 * kLimbs], const uint64_t a[kLimbs]) {
+#if CUZK_HAVE_X86_ASM
+    if constexpr (kLimbs == 6) {
+      if (ff::kUseAdx) return cuzk_sqr_wide_adx_6(r, a);
+    }
+#endif
+    mul_wide_portable(r, a, a);
   }
   static MontField from_redc(const uint64_t t[2 * kLimbs]) {
     MontField f;

@@ -1368,4 +1368,162 @@ cuzk_mont_sqr_adx_6:
     .cfi_endproc
     .size cuzk_mont_sqr_adx_6, .-cuzk_mont_sqr_adx_6
 
+    .globl cuzk_sqr_wide_adx_6
+    .type cuzk_sqr_wide_adx_6, @function
+    .p2align 5
+cuzk_sqr_wide_adx_6:
+    .cfi_startproc
+    pushq %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq %r12
+    .cfi_adjust_cfa_offset 8
+    pushq %r13
+    .cfi_adjust_cfa_offset 8
+    pushq %r14
+    .cfi_adjust_cfa_offset 8
+    pushq %r15
+    .cfi_adjust_cfa_offset 8
+    movq 0(%rsi), %rdx
+    mulxq 8(%rsi), %r9, %r10
+    mulxq 16(%rsi), %rax, %r11
+    addq %rax, %r10
+    mulxq 24(%rsi), %rax, %r12
+    adcq %rax, %r11
+    mulxq 32(%rsi), %rax, %r13
+    adcq %rax, %r12
+    mulxq 40(%rsi), %rax, %r14
+    adcq %rax, %r13
+    adcq $0, %r14
+    movq %r9, 8(%rdi)
+    movq %r10, 16(%rdi)
+    movq 8(%rsi), %rdx
+    xorl %r15d, %r15d
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r11
+    adcxq %rbp, %r12
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r12
+    adcxq %rbp, %r13
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    movl $0, %eax
+    adoxq %rax, %r15
+    movq %r11, 24(%rdi)
+    movq %r12, 32(%rdi)
+    movq 16(%rsi), %rdx
+    xorl %ebx, %ebx
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %rbx
+    movl $0, %eax
+    adoxq %rax, %rbx
+    movq %r13, 40(%rdi)
+    movq %r14, 48(%rdi)
+    movq 24(%rsi), %rdx
+    xorl %r9d, %r9d
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %rbx
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %rbx
+    adcxq %rbp, %r9
+    movl $0, %eax
+    adoxq %rax, %r9
+    movq %r15, 56(%rdi)
+    movq %rbx, 64(%rdi)
+    movq 32(%rsi), %rdx
+    xorl %r10d, %r10d
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r9
+    adcxq %rbp, %r10
+    movl $0, %eax
+    adoxq %rax, %r10
+    movq %r9, 72(%rdi)
+    movq %r10, 80(%rdi)
+    xorl %eax, %eax
+    movq 0(%rsi), %rdx
+    mulxq %rdx, %r11, %rbp
+    movq 8(%rdi), %r12
+    adcxq %r12, %r12
+    adoxq %rbp, %r12
+    movq 8(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 16(%rdi), %r13
+    adcxq %r13, %r13
+    adoxq %rax, %r13
+    movq 24(%rdi), %r14
+    adcxq %r14, %r14
+    adoxq %rbp, %r14
+    movq 16(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 32(%rdi), %r15
+    adcxq %r15, %r15
+    adoxq %rax, %r15
+    movq 40(%rdi), %rbx
+    adcxq %rbx, %rbx
+    adoxq %rbp, %rbx
+    movq 24(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 48(%rdi), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, 48(%rdi)
+    movq 56(%rdi), %r10
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, 56(%rdi)
+    movq 32(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 64(%rdi), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, 64(%rdi)
+    movq 72(%rdi), %r10
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, 72(%rdi)
+    movq 40(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 80(%rdi), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, 80(%rdi)
+    movl $0, %r10d
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, 88(%rdi)
+    movq %r11, 0(%rdi)
+    movq %r12, 8(%rdi)
+    movq %r13, 16(%rdi)
+    movq %r14, 24(%rdi)
+    movq %r15, 32(%rdi)
+    movq %rbx, 40(%rdi)
+    popq %r15
+    .cfi_adjust_cfa_offset -8
+    popq %r14
+    .cfi_adjust_cfa_offset -8
+    popq %r13
+    .cfi_adjust_cfa_offset -8
+    popq %r12
+    .cfi_adjust_cfa_offset -8
+    popq %rbp
+    .cfi_adjust_cfa_offset -8
+    popq %rbx
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size cuzk_sqr_wide_adx_6, .-cuzk_sqr_wide_adx_6
+
     .section .note.GNU-stack,"",@progbits

@@ -23,6 +23,8 @@ void cuzk_mont_redc_adx_6(uint64_t r[6], const uint64_t t[12], const uint64_t p[
 // diagonal (26 mulx instead of 32 for 4 limbs, 57 instead of 72 for 6); r may alias a.
 void cuzk_mont_sqr_adx_4(uint64_t r[4], const uint64_t a[4], const uint64_t p[4], uint64_t inv);
 void cuzk_mont_sqr_adx_6(uint64_t r[6], const uint64_t a[6], const uint64_t p[6], uint64_t inv);
+// r = a^2, the 12-limb square of any a < 2^384 (no reduction); r must not alias a.
+void cuzk_sqr_wide_adx_6(uint64_t r[12], const uint64_t a[6]);
 }
 #else
 #define CUZK_HAVE_X86_ASM 0

@@ -81,12 +81,12 @@ void Fp12::fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
     }
   };
   uint64_t a[2 * N], b[2 * N], c[2 * N], r[2 * N];
-  Fp::mul_wide(a, ad, ad);
+  Fp::sqr_wide(a, ad);
   Fp::mul_wide(b, m, y1);
   Fp::mul_wide(c, sx, dx);
   sum3(r, a, b, c);
   out0.c0 = Fp::from_redc(r);
-  Fp::mul_wide(a, sy, sy);
+  Fp::sqr_wide(a, sy);
   Fp::mul_wide(c, x0d, x1);
   sum3(r, a, b, c);
   out0.c1 = Fp::from_redc(r);

@@ -111,6 +111,23 @@ TYPED_TEST(SqrKernel, SqrInPlaceMatchesSqr) {
   EXPECT_TRUE(z.is_zero());
 }
 
+// The 12-limb square (no reduction) of any 6-limb value: the edge values above, their sums with
+// p (the unreduced operands below 2p of the Fp4 square), and 2^384 - 1.
+TEST(WideSquareKernel, MatchesGmpBelowTwoToThe384) {
+  const mpz_class p = to_mpz(Fp::kModulus);
+  std::vector<mpz_class> values = edge_and_random_values<Fp>();
+  const size_t base = values.size();
+  for (size_t i = 0; i < base; ++i)
+    values.push_back(values[i] + p);
+  values.push_back((mpz_class(1) << 384) - 1);
+  for (const mpz_class& a : values) {
+    const auto x = from_mpz<6>(a);
+    uint64_t r[12];
+    Fp::sqr_wide(r, x.w);
+    ASSERT_EQ(to_mpz(r, 12), a * a) << "a = " << a.get_str(16);
+  }
+}
+
 // The inline 4-limb product (Fr `x = x * y`) on the same edge values, paired in both orders.
 TEST(InlineMulKernel, ProductMatchesGmp) {
   CUZK_SKIP_WITHOUT_ADX();
