@@ -2,7 +2,8 @@
 """Generates src/ff/mont_mul_x86_64.S: Montgomery multiplication with BMI2 mulx and ADX adcx/adox.
 
 Usage: python3 tools/gen_mont_asm.py > src/ff/mont_mul_x86_64.S
-A CTest test (ff_asm_generated_is_current) regenerates and diffs, so the file never drifts.
+       python3 tools/gen_mont_asm.py --inline > src/ff/mont_mul_inline_x86_64.hpp
+A CTest test (ff_mont_asm_is_generated) regenerates both and diffs, so they never drift.
 
 Algorithm: CIOS (Koc, Acar, Kaliski 1996) with the "no final carry" shortcut, valid when the top
 limb of the modulus is below 2^63 - 1 (true for BLS12-381 Fp and Fr; the C++ side static_asserts
@@ -16,7 +17,11 @@ r may alias a or b (it is written only at the end). Inputs must be < p; output i
 
 For lazy reduction (Fp2 products with two reductions instead of three) it also emits the 6-limb
 double-width product cuzk_mul_wide_adx_6 and the Montgomery reduction cuzk_mont_redc_adx_6 of a
-double-width value below p * 2^384 (docstrings of gen_mul_wide and gen_redc).
+double-width value below p * 2^384 (docstrings of gen_mul_wide and gen_redc), the dedicated
+squares cuzk_mont_sqr_adx_4 / _6 and the wide square cuzk_sqr_wide_adx_6 (gen_sqr).
+
+--inline writes the 4-limb product and square as always-inline C++ functions around extended
+asm (gen_inline): the same instructions, with the result limbs left in registers.
 """
 
 import sys
