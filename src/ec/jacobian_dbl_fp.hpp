@@ -54,7 +54,7 @@ inline void jacobian_dbl_fp(Fp& x3, Fp& y3, Fp& z3, const Fp& x, const Fp& y, co
   Fp::mul_wide(u, x4w, b.mont().w);
   const Fp d = Fp::from_redc(u);
   // X3 = K + E^2 - 2 (4 X B).
-  Fp::mul_wide(t, e.mont().w, e.mont().w);
+  Fp::sqr_wide(t, e.mont().w);
   unsigned char c0 = 0, b0 = 0, b1 = 0;
   for (size_t i = 0; i < 12; ++i) {
     c0 = addc_u64(c0, t[i], kDblOffset[i], w[i]);

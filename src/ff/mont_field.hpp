@@ -216,7 +216,15 @@ class MontField {
   }
 
   constexpr MontField dbl() const { return *this + *this; }
-  constexpr MontField sqr() const { return from_mont(mul(m_, m_)); }
+  constexpr MontField sqr() const { return from_mont(sqr_raw(m_)); }
+  // this = this^2 with the kernel writing straight into this element (see operator*=).
+  constexpr MontField& sqr_in_place() {
+    if (std::is_constant_evaluated() || !mont_detail::use_adx()) return *this = sqr();
+#if CUZK_HAVE_X86_ASM
+    sqr_adx_into(m_.w, m_.w);
+#endif
+    return *this;
+  }
 
   // this^e for an exponent of any width, 4-bit fixed window.
   template <size_t M>
@@ -229,7 +237,10 @@ class MontField {
     const size_t bits = e.num_bits();
     const size_t windows = (bits + 3) / 4;
     for (size_t wi = windows; wi-- > 0;) {
-      if (wi + 1 != windows) r = r.sqr().sqr().sqr().sqr();
+      if (wi + 1 != windows) {
+        for (int k = 0; k < 4; ++k)
+          r.sqr_in_place();
+      }
       unsigned nib = 0;
       for (int b = 3; b >= 0; --b)
         nib = (nib << 1) | (4 * wi + b < bits ? e.bit(4 * wi + b) : 0);
@@ -237,7 +248,9 @@ class MontField {
     }
     return r;
   }
-  constexpr MontField pow(uint64_t e) const { return pow(BigInt<1>::from_u64(e)); }
+  constexpr MontField pow(uint64_t e) const {
+    return pow(BigInt<1>::from_u64(e));
+  }
 
   // Multiplicative inverse; the inverse of zero is defined as zero. At run time a variable-time
   // binary GCD (binary_inverse.hpp; measured Fp 14.2 -> 1.4 us, Fr 6.5 -> 0.95 us, against
@@ -250,7 +263,9 @@ class MontField {
     if (!binary_inverse(r, m_, kModulus, kInv)) return inv_fermat();  // unreachable for prime p
     return from_mont(mul(r, kR3));
   }
-  constexpr MontField inv_fermat() const { return pow(kModulusMinus2); }
+  constexpr MontField inv_fermat() const {
+    return pow(kModulusMinus2);
+  }
 
   // Legendre symbol: 0 for zero, 1 for a non-zero square, -1 otherwise.
   constexpr int legendre() const {
@@ -277,13 +292,13 @@ class MontField {
         size_t i = 0;
         MontField b2 = b;
         while (!b2.is_one()) {
-          b2 = b2.sqr();
+          b2.sqr_in_place();
           ++i;
           if (i == m) return std::nullopt;  // unreachable after the Legendre check
         }
         MontField w = z;
         for (size_t k = 0; k + i + 1 < m; ++k)
-          w = w.sqr();
+          w.sqr_in_place();
         x *= w;
         z = w.sqr();
         b *= z;
@@ -305,6 +320,15 @@ class MontField {
     if (ff::kUseAdx) return mul_adx(a, b);
 #endif
     return mul_portable_outlined(a, b);
+  }
+
+  // Montgomery square of raw limbs: the dedicated squaring kernel when the CPU has mulx/adx.
+  static constexpr Int sqr_raw(const Int& a) {
+    if (std::is_constant_evaluated()) return mul_portable(a, a);
+#if CUZK_HAVE_X86_ASM
+    if (ff::kUseAdx) return sqr_adx(a);
+#endif
+    return mul_portable_outlined(a, a);
   }
 
   // Portable CIOS with 128-bit products; the reference twin of the assembly kernels.
@@ -341,10 +365,36 @@ class MontField {
   }
 
 #if CUZK_HAVE_X86_ASM
+  // 4 limbs inline: the limbs come back in registers, so `x = x * y` skips the copy of the out-of-
+  // line kernel's stores (Fr 22.2 -> 17.5 ns, 1.24 -> 1.00 of blst in one run); 6 limbs out of
+  // line.
   static Int mul_adx(const Int& a, const Int& b) {
     Int r;
-    mul_adx_into(r.w, a.w, b.w);
+    if constexpr (kLimbs == 4) {
+      cuzk_mont_mul_inline_4(r.w, a.w, b.w, kModulus.w, kInv);
+    } else {
+      mul_adx_into(r.w, a.w, b.w);
+    }
     return r;
+  }
+  static Int sqr_adx(const Int& a) {
+    Int r;
+    if constexpr (kLimbs == 4) {
+      cuzk_mont_sqr_inline_4(r.w, a.w, kModulus.w, kInv);
+    } else {
+      sqr_adx_into(r.w, a.w);
+    }
+    return r;
+  }
+  // r = a^2 / R; r may alias a.
+  static void sqr_adx_into(uint64_t* r, const uint64_t* a) {
+    if constexpr (kLimbs == 4) {
+      cuzk_mont_sqr_adx_4(r, a, kModulus.w, kInv);
+    } else if constexpr (kLimbs == 6) {
+      cuzk_mont_sqr_adx_6(r, a, kModulus.w, kInv);
+    } else {
+      mul_adx_into(r, a, a);
+    }
   }
   // r = a * b / R; r may alias a or b.
   static void mul_adx_into(uint64_t* r, const uint64_t* a, const uint64_t* b) {
@@ -375,6 +425,15 @@ class MontField {
     }
 #endif
     mul_wide_portable(r, a, b);
+  }
+  // r = a^2, double-width: the squaring kernel's products (21 mulx instead of 36 for 6 limbs).
+  static void sqr_wide(uint64_t r[2 * kLimbs], const uint64_t a[kLimbs]) {
+#if CUZK_HAVE_X86_ASM
+    if constexpr (kLimbs == 6) {
+      if (ff::kUseAdx) return cuzk_sqr_wide_adx_6(r, a);
+    }
+#endif
+    mul_wide_portable(r, a, a);
   }
   static MontField from_redc(const uint64_t t[2 * kLimbs]) {
     MontField f;

@@ -874,4 +874,656 @@ cuzk_mont_redc_adx_6:
     .cfi_endproc
     .size cuzk_mont_redc_adx_6, .-cuzk_mont_redc_adx_6
 
+    .globl cuzk_mont_sqr_adx_4
+    .type cuzk_mont_sqr_adx_4, @function
+    .p2align 5
+cuzk_mont_sqr_adx_4:
+    .cfi_startproc
+    pushq %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq %r12
+    .cfi_adjust_cfa_offset 8
+    pushq %r13
+    .cfi_adjust_cfa_offset 8
+    pushq %r14
+    .cfi_adjust_cfa_offset 8
+    pushq %r15
+    .cfi_adjust_cfa_offset 8
+    movq %rcx, %r8
+    movq %rdx, %rcx
+    movq 0(%rsi), %rdx
+    mulxq 8(%rsi), %r9, %r10
+    mulxq 16(%rsi), %rax, %r11
+    addq %rax, %r10
+    mulxq 24(%rsi), %rax, %r12
+    adcq %rax, %r11
+    adcq $0, %r12
+    movq 8(%rsi), %rdx
+    xorl %r13d, %r13d
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r11
+    adcxq %rbp, %r12
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r12
+    adcxq %rbp, %r13
+    movl $0, %eax
+    adoxq %rax, %r13
+    movq 16(%rsi), %rdx
+    xorl %r14d, %r14d
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    movl $0, %eax
+    adoxq %rax, %r14
+    xorl %r15d, %r15d
+    movq 0(%rsi), %rdx
+    mulxq %rdx, %rbx, %rbp
+    adcxq %r9, %r9
+    adoxq %rbp, %r9
+    movq 8(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    adcxq %r10, %r10
+    adoxq %rax, %r10
+    adcxq %r11, %r11
+    adoxq %rbp, %r11
+    movq 16(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    adcxq %r12, %r12
+    adoxq %rax, %r12
+    adcxq %r13, %r13
+    adoxq %rbp, %r13
+    movq 24(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    adcxq %r14, %r14
+    adoxq %rax, %r14
+    adcxq %r15, %r15
+    adoxq %rbp, %r15
+    xorl %esi, %esi
+    movq %rbx, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r10
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r10
+    adoxq %rbp, %r11
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %rsi
+    movl $0, %eax
+    adcxq %rax, %rsi
+    movq %r9, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r10
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r10
+    adoxq %rbp, %r11
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %rsi
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %rsi
+    adoxq %rbp, %rbx
+    movl $0, %eax
+    adcxq %rax, %rbx
+    movq %r10, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r10
+    adoxq %rbp, %r11
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %rsi
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %rsi
+    adoxq %rbp, %rbx
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    movl $0, %eax
+    adcxq %rax, %r9
+    movq %r11, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %rsi
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %rsi
+    adoxq %rbp, %rbx
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r10
+    movl $0, %eax
+    adcxq %rax, %r10
+    addq %r12, %rsi
+    adcq %r13, %rbx
+    adcq %r14, %r9
+    adcq %r15, %r10
+    movq %rsi, %rax
+    movq %rbx, %rbp
+    movq %r9, %rdx
+    movq %r10, %r11
+    subq 0(%rcx), %rax
+    sbbq 8(%rcx), %rbp
+    sbbq 16(%rcx), %rdx
+    sbbq 24(%rcx), %r11
+    cmovcq %rsi, %rax
+    cmovcq %rbx, %rbp
+    cmovcq %r9, %rdx
+    cmovcq %r10, %r11
+    movq %rax, 0(%rdi)
+    movq %rbp, 8(%rdi)
+    movq %rdx, 16(%rdi)
+    movq %r11, 24(%rdi)
+    popq %r15
+    .cfi_adjust_cfa_offset -8
+    popq %r14
+    .cfi_adjust_cfa_offset -8
+    popq %r13
+    .cfi_adjust_cfa_offset -8
+    popq %r12
+    .cfi_adjust_cfa_offset -8
+    popq %rbp
+    .cfi_adjust_cfa_offset -8
+    popq %rbx
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size cuzk_mont_sqr_adx_4, .-cuzk_mont_sqr_adx_4
+
+    .globl cuzk_mont_sqr_adx_6
+    .type cuzk_mont_sqr_adx_6, @function
+    .p2align 5
+cuzk_mont_sqr_adx_6:
+    .cfi_startproc
+    pushq %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq %r12
+    .cfi_adjust_cfa_offset 8
+    pushq %r13
+    .cfi_adjust_cfa_offset 8
+    pushq %r14
+    .cfi_adjust_cfa_offset 8
+    pushq %r15
+    .cfi_adjust_cfa_offset 8
+    movq %rcx, %r8
+    movq %rdx, %rcx
+    movq 0(%rsi), %rdx
+    mulxq 8(%rsi), %r9, %r10
+    mulxq 16(%rsi), %rax, %r11
+    addq %rax, %r10
+    mulxq 24(%rsi), %rax, %r12
+    adcq %rax, %r11
+    mulxq 32(%rsi), %rax, %r13
+    adcq %rax, %r12
+    mulxq 40(%rsi), %rax, %r14
+    adcq %rax, %r13
+    adcq $0, %r14
+    movq %r9, -88(%rsp)
+    movq %r10, -80(%rsp)
+    movq 8(%rsi), %rdx
+    xorl %r15d, %r15d
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r11
+    adcxq %rbp, %r12
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r12
+    adcxq %rbp, %r13
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    movl $0, %eax
+    adoxq %rax, %r15
+    movq %r11, -72(%rsp)
+    movq %r12, -64(%rsp)
+    movq 16(%rsi), %rdx
+    xorl %ebx, %ebx
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %rbx
+    movl $0, %eax
+    adoxq %rax, %rbx
+    movq %r13, -56(%rsp)
+    movq %r14, -48(%rsp)
+    movq 24(%rsi), %rdx
+    xorl %r9d, %r9d
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %rbx
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %rbx
+    adcxq %rbp, %r9
+    movl $0, %eax
+    adoxq %rax, %r9
+    movq %r15, -40(%rsp)
+    movq %rbx, -32(%rsp)
+    movq 32(%rsi), %rdx
+    xorl %r10d, %r10d
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r9
+    adcxq %rbp, %r10
+    movl $0, %eax
+    adoxq %rax, %r10
+    movq %r9, -24(%rsp)
+    movq %r10, -16(%rsp)
+    xorl %eax, %eax
+    movq 0(%rsi), %rdx
+    mulxq %rdx, %r11, %rbp
+    movq -88(%rsp), %r12
+    adcxq %r12, %r12
+    adoxq %rbp, %r12
+    movq 8(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq -80(%rsp), %r13
+    adcxq %r13, %r13
+    adoxq %rax, %r13
+    movq -72(%rsp), %r14
+    adcxq %r14, %r14
+    adoxq %rbp, %r14
+    movq 16(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq -64(%rsp), %r15
+    adcxq %r15, %r15
+    adoxq %rax, %r15
+    movq -56(%rsp), %rbx
+    adcxq %rbx, %rbx
+    adoxq %rbp, %rbx
+    movq 24(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq -48(%rsp), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, -48(%rsp)
+    movq -40(%rsp), %r10
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, -40(%rsp)
+    movq 32(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq -32(%rsp), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, -32(%rsp)
+    movq -24(%rsp), %r10
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, -24(%rsp)
+    movq 40(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq -16(%rsp), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, -16(%rsp)
+    movl $0, %r10d
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, -8(%rsp)
+    xorl %r9d, %r9d
+    movq %r11, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %rbx
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    movl $0, %eax
+    adcxq %rax, %r9
+    movq %r12, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %rbx
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r11
+    movl $0, %eax
+    adcxq %rax, %r11
+    movq %r13, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %rbx
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r11
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    movl $0, %eax
+    adcxq %rax, %r12
+    movq %r14, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %rbx
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r11
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    movl $0, %eax
+    adcxq %rax, %r13
+    movq %r15, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %r15
+    adoxq %rbp, %rbx
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r11
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    movl $0, %eax
+    adcxq %rax, %r14
+    movq %rbx, %rdx
+    imulq %r8, %rdx
+    xorl %eax, %eax
+    mulxq 0(%rcx), %rax, %rbp
+    adcxq %rax, %rbx
+    adoxq %rbp, %r9
+    mulxq 8(%rcx), %rax, %rbp
+    adcxq %rax, %r9
+    adoxq %rbp, %r11
+    mulxq 16(%rcx), %rax, %rbp
+    adcxq %rax, %r11
+    adoxq %rbp, %r12
+    mulxq 24(%rcx), %rax, %rbp
+    adcxq %rax, %r12
+    adoxq %rbp, %r13
+    mulxq 32(%rcx), %rax, %rbp
+    adcxq %rax, %r13
+    adoxq %rbp, %r14
+    mulxq 40(%rcx), %rax, %rbp
+    adcxq %rax, %r14
+    adoxq %rbp, %r15
+    movl $0, %eax
+    adcxq %rax, %r15
+    addq -48(%rsp), %r9
+    adcq -40(%rsp), %r11
+    adcq -32(%rsp), %r12
+    adcq -24(%rsp), %r13
+    adcq -16(%rsp), %r14
+    adcq -8(%rsp), %r15
+    movq %r9, %rax
+    movq %r11, %rbp
+    movq %r12, %rdx
+    movq %r13, %rbx
+    movq %r14, %r10
+    movq %r15, %rsi
+    subq 0(%rcx), %rax
+    sbbq 8(%rcx), %rbp
+    sbbq 16(%rcx), %rdx
+    sbbq 24(%rcx), %rbx
+    sbbq 32(%rcx), %r10
+    sbbq 40(%rcx), %rsi
+    cmovcq %r9, %rax
+    cmovcq %r11, %rbp
+    cmovcq %r12, %rdx
+    cmovcq %r13, %rbx
+    cmovcq %r14, %r10
+    cmovcq %r15, %rsi
+    movq %rax, 0(%rdi)
+    movq %rbp, 8(%rdi)
+    movq %rdx, 16(%rdi)
+    movq %rbx, 24(%rdi)
+    movq %r10, 32(%rdi)
+    movq %rsi, 40(%rdi)
+    popq %r15
+    .cfi_adjust_cfa_offset -8
+    popq %r14
+    .cfi_adjust_cfa_offset -8
+    popq %r13
+    .cfi_adjust_cfa_offset -8
+    popq %r12
+    .cfi_adjust_cfa_offset -8
+    popq %rbp
+    .cfi_adjust_cfa_offset -8
+    popq %rbx
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size cuzk_mont_sqr_adx_6, .-cuzk_mont_sqr_adx_6
+
+    .globl cuzk_sqr_wide_adx_6
+    .type cuzk_sqr_wide_adx_6, @function
+    .p2align 5
+cuzk_sqr_wide_adx_6:
+    .cfi_startproc
+    pushq %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq %r12
+    .cfi_adjust_cfa_offset 8
+    pushq %r13
+    .cfi_adjust_cfa_offset 8
+    pushq %r14
+    .cfi_adjust_cfa_offset 8
+    pushq %r15
+    .cfi_adjust_cfa_offset 8
+    movq 0(%rsi), %rdx
+    mulxq 8(%rsi), %r9, %r10
+    mulxq 16(%rsi), %rax, %r11
+    addq %rax, %r10
+    mulxq 24(%rsi), %rax, %r12
+    adcq %rax, %r11
+    mulxq 32(%rsi), %rax, %r13
+    adcq %rax, %r12
+    mulxq 40(%rsi), %rax, %r14
+    adcq %rax, %r13
+    adcq $0, %r14
+    movq %r9, 8(%rdi)
+    movq %r10, 16(%rdi)
+    movq 8(%rsi), %rdx
+    xorl %r15d, %r15d
+    mulxq 16(%rsi), %rax, %rbp
+    adoxq %rax, %r11
+    adcxq %rbp, %r12
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r12
+    adcxq %rbp, %r13
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    movl $0, %eax
+    adoxq %rax, %r15
+    movq %r11, 24(%rdi)
+    movq %r12, 32(%rdi)
+    movq 16(%rsi), %rdx
+    xorl %ebx, %ebx
+    mulxq 24(%rsi), %rax, %rbp
+    adoxq %rax, %r13
+    adcxq %rbp, %r14
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r14
+    adcxq %rbp, %r15
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %rbx
+    movl $0, %eax
+    adoxq %rax, %rbx
+    movq %r13, 40(%rdi)
+    movq %r14, 48(%rdi)
+    movq 24(%rsi), %rdx
+    xorl %r9d, %r9d
+    mulxq 32(%rsi), %rax, %rbp
+    adoxq %rax, %r15
+    adcxq %rbp, %rbx
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %rbx
+    adcxq %rbp, %r9
+    movl $0, %eax
+    adoxq %rax, %r9
+    movq %r15, 56(%rdi)
+    movq %rbx, 64(%rdi)
+    movq 32(%rsi), %rdx
+    xorl %r10d, %r10d
+    mulxq 40(%rsi), %rax, %rbp
+    adoxq %rax, %r9
+    adcxq %rbp, %r10
+    movl $0, %eax
+    adoxq %rax, %r10
+    movq %r9, 72(%rdi)
+    movq %r10, 80(%rdi)
+    xorl %eax, %eax
+    movq 0(%rsi), %rdx
+    mulxq %rdx, %r11, %rbp
+    movq 8(%rdi), %r12
+    adcxq %r12, %r12
+    adoxq %rbp, %r12
+    movq 8(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 16(%rdi), %r13
+    adcxq %r13, %r13
+    adoxq %rax, %r13
+    movq 24(%rdi), %r14
+    adcxq %r14, %r14
+    adoxq %rbp, %r14
+    movq 16(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 32(%rdi), %r15
+    adcxq %r15, %r15
+    adoxq %rax, %r15
+    movq 40(%rdi), %rbx
+    adcxq %rbx, %rbx
+    adoxq %rbp, %rbx
+    movq 24(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 48(%rdi), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, 48(%rdi)
+    movq 56(%rdi), %r10
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, 56(%rdi)
+    movq 32(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 64(%rdi), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, 64(%rdi)
+    movq 72(%rdi), %r10
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, 72(%rdi)
+    movq 40(%rsi), %rdx
+    mulxq %rdx, %rax, %rbp
+    movq 80(%rdi), %r9
+    adcxq %r9, %r9
+    adoxq %rax, %r9
+    movq %r9, 80(%rdi)
+    movl $0, %r10d
+    adcxq %r10, %r10
+    adoxq %rbp, %r10
+    movq %r10, 88(%rdi)
+    movq %r11, 0(%rdi)
+    movq %r12, 8(%rdi)
+    movq %r13, 16(%rdi)
+    movq %r14, 24(%rdi)
+    movq %r15, 32(%rdi)
+    movq %rbx, 40(%rdi)
+    popq %r15
+    .cfi_adjust_cfa_offset -8
+    popq %r14
+    .cfi_adjust_cfa_offset -8
+    popq %r13
+    .cfi_adjust_cfa_offset -8
+    popq %r12
+    .cfi_adjust_cfa_offset -8
+    popq %rbp
+    .cfi_adjust_cfa_offset -8
+    popq %rbx
+    .cfi_adjust_cfa_offset -8
+    ret
+    .cfi_endproc
+    .size cuzk_sqr_wide_adx_6, .-cuzk_sqr_wide_adx_6
+
     .section .note.GNU-stack,"",@progbits

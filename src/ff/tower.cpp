@@ -45,7 +45,15 @@ Fp12 Fp12::frobenius(unsigned k) const {
 //   out0.c1 = (y0 + y1)^2 + (2p - 2 y1) y1 + 2 x0 x1                   < 4q + 2q + 2q
 //   out1.c0 = 2 x0 y0 - 2 x1 y1 + p 2^382 (~2.46 q),  out1.c1 = 2 x0 y1 + 2 x1 y0 (Karatsuba)
 // where -2 y1^2 = (2p - 2 y1) y1 - 2p y1 keeps every term non-negative.
-void Fp12::fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
+namespace {
+
+struct Fp4Square {
+  Fp2 c0, c1;
+};
+
+// Fp12::fp4_sqr's body, returning its result built in place: out-parameters cost the callers a
+// zero-filled Fp2 each (rep stos) before the kernels overwrite them.
+Fp4Square fp4_square(const Fp2& x, const Fp2& y) {
   constexpr size_t N = 6;
   const uint64_t* p = Fp::kModulus.w;
   const uint64_t* x0 = x.c0.mont().w;
@@ -80,16 +88,14 @@ void Fp12::fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
       c2 = addc_u64(c2, r[i], c[i], r[i]);
     }
   };
-  uint64_t a[2 * N], b[2 * N], c[2 * N], r[2 * N];
-  Fp::mul_wide(a, ad, ad);
+  uint64_t a[2 * N], b[2 * N], c[2 * N], r0[2 * N], r1[2 * N];
+  Fp::sqr_wide(a, ad);
   Fp::mul_wide(b, m, y1);
   Fp::mul_wide(c, sx, dx);
-  sum3(r, a, b, c);
-  out0.c0 = Fp::from_redc(r);
-  Fp::mul_wide(a, sy, sy);
+  sum3(r0, a, b, c);
+  Fp::sqr_wide(a, sy);
   Fp::mul_wide(c, x0d, x1);
-  sum3(r, a, b, c);
-  out0.c1 = Fp::from_redc(r);
+  sum3(r1, a, b, c);
   // 2xy: m0 = 2 x0 y0, m1 = 2 x1 y1, m2 = (2 x0 + 2 x1)(y0 + y1); out1 = (m0 - m1 + p 2^382,
   // m2 - m0 - m1).
   static constexpr auto kP382 = fp_wide::shifted_multiple_of_p(1, 382);
@@ -103,8 +109,15 @@ void Fp12::fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
     b0 = subb_u64(b0, a[i], b[i], a[i]);
     ck = addc_u64(ck, a[i], kP382[i], a[i]);
   }
-  out1.c0 = Fp::from_redc(a);
-  out1.c1 = Fp::from_redc(c);
+  return {{Fp::from_redc(r0), Fp::from_redc(r1)}, {Fp::from_redc(a), Fp::from_redc(c)}};
+}
+
+}  // namespace
+
+void Fp12::fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
+  const Fp4Square s = fp4_square(x, y);
+  out0 = s.c0;
+  out1 = s.c1;
 }
 
 // Fp12 as Fp4[w] / (w^3 - s) with s = w^3: f = A + B w + C w^2 where
@@ -112,10 +125,9 @@ void Fp12::fp4_sqr(Fp2& out0, Fp2& out1, const Fp2& x, const Fp2& y) {
 // subgroup (Granger and Scott, PKC 2010):
 //   A' = 3 A^2 - 2 conj(A),  B' = 3 s C^2 + 2 conj(B),  C' = 3 B^2 - 2 conj(C).
 Fp12 Fp12::cyclotomic_sqr() const {
-  Fp2 a0, a1, b0, b1, d0, d1;
-  fp4_sqr(a0, a1, c0.c0, c1.c1);
-  fp4_sqr(b0, b1, c1.c0, c0.c2);
-  fp4_sqr(d0, d1, c0.c1, c1.c2);
+  const auto [a0, a1] = fp4_square(c0.c0, c1.c1);
+  const auto [b0, b1] = fp4_square(c1.c0, c0.c2);
+  const auto [d0, d1] = fp4_square(c0.c1, c1.c2);
   const auto three_minus_two = [](const Fp2& sq, const Fp2& old) {  // 3 sq - 2 old
     const Fp2 t = sq - old;
     return t.dbl() + sq;
@@ -124,23 +136,18 @@ Fp12 Fp12::cyclotomic_sqr() const {
     const Fp2 t = sq + old;
     return t.dbl() + sq;
   };
-  Fp12 r;
-  r.c0.c0 = three_minus_two(a0, c0.c0);
-  r.c1.c1 = three_plus_two(a1, c1.c1);
-  r.c0.c1 = three_minus_two(b0, c0.c1);  // C' from B^2
-  r.c1.c2 = three_plus_two(b1, c1.c2);
-  r.c1.c0 = three_plus_two(d1.mul_by_nonresidue(), c1.c0);  // B' = 3 s C^2 + 2 conj(B)
-  r.c0.c2 = three_minus_two(d0, c0.c2);
-  return r;
+  // Built in place (no zero-filled Fp12 to overwrite): C' from B^2, B' = 3 s C^2 + 2 conj(B).
+  return {{three_minus_two(a0, c0.c0), three_minus_two(b0, c0.c1), three_minus_two(d0, c0.c2)},
+          {three_plus_two(d1.mul_by_nonresidue(), c1.c0), three_plus_two(a1, c1.c1),
+           three_plus_two(b1, c1.c2)}};
 }
 
 // The B' and C' halves of the Granger-Scott squaring above: in compressed coordinates
 // h2 = 2 g2 + 3 xi (2 g4 g5), h3 = 3 (g4^2 + xi g5^2) - 2 g3, h4 = 3 (g2^2 + xi g3^2) - 2 g4,
 // h5 = 2 g5 + 3 (2 g2 g3).
 Fp12::Compressed Fp12::compressed_sqr(const Compressed& g) {
-  Fp2 b0, b1, d0, d1;
-  fp4_sqr(b0, b1, g.g2, g.g3);
-  fp4_sqr(d0, d1, g.g4, g.g5);
+  const auto [b0, b1] = fp4_square(g.g2, g.g3);
+  const auto [d0, d1] = fp4_square(g.g4, g.g5);
   const Fp2 t2 = d1.mul_by_nonresidue() + g.g2;
   const Fp2 t3 = d0 - g.g3;
   const Fp2 t4 = b0 - g.g4;
