@@ -127,8 +127,8 @@ BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_
   // Tasks of at most L entries: twice the mean bucket size, so that typical buckets are one task
   // and only buckets swollen by repeated scalars are split.
   // A table's few sets of full buckets (copies n / B entries each) would leave too few tasks to
-  // fill the device (2^24 scalars, 12 copies at c = 16: 2^15 tasks), so there L is capped to give
-  // about kMinTableTasks tasks.
+  // fill the device (2^24 scalars, 16 copies at c = 16: one set, 2^15 tasks), so there L is
+  // capped to give about kMinTableTasks tasks.
   const size_t mean = (items + plan.buckets_per_set - 1) / plan.buckets_per_set;
   size_t task_len = std::max<size_t>(16, 2 * mean);
   if (table.copies > 1)
