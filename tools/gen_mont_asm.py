@@ -40,6 +40,22 @@ def r32(reg):
     return named.get(reg, reg + "d")
 
 
+def emit_reduce_round(emit, t, top, n):
+    """One Montgomery round: t = (t + m p) / 2^64 with m = t0 inv mod 2^64 (t0 becomes 0; its
+    carry still counts). Returns the renamed (t, top): the zeroed low word is the next spare."""
+    emit(f"    movq {t[0]}, %rdx")
+    emit(f"    imulq {R_INV}, %rdx")
+    emit(f"    xorl {r32(R_LO)}, {r32(R_LO)}")  # CF = OF = 0
+    for j in range(n):
+        hi_dst = t[j + 1] if j + 1 < n else top
+        emit(f"    mulxq {8 * j}({R_P}), {R_LO}, {R_HI}")
+        emit(f"    adcxq {R_LO}, {t[j]}")
+        emit(f"    adoxq {R_HI}, {hi_dst}")
+    emit(f"    movl $0, {r32(R_LO)}")
+    emit(f"    adcxq {R_LO}, {top}")
+    return t[1:] + [top], t[0]
+
+
 def gen(n, inline=False):
     name = f"cuzk_mont_mul_adx_{n}"
     out = []
@@ -78,19 +94,7 @@ def gen(n, inline=False):
                 emit(f"    adcxq {R_HI}, {hi_dst}")
             emit(f"    movl $0, {r32(R_LO)}")  # mov leaves the flags alone
             emit(f"    adoxq {R_LO}, {top}")
-        # Reduction: t = (t + m * p) / 2^64 with m = t0 * inv mod 2^64.
-        emit(f"    movq {t[0]}, %rdx")
-        emit(f"    imulq {R_INV}, %rdx")
-        emit(f"    xorl {r32(R_LO)}, {r32(R_LO)}")  # CF = OF = 0
-        for j in range(n):
-            hi_dst = t[j + 1] if j + 1 < n else top
-            emit(f"    mulxq {8 * j}({R_P}), {R_LO}, {R_HI}")
-            emit(f"    adcxq {R_LO}, {t[j]}")  # t0 becomes 0 here; its carry still counts
-            emit(f"    adoxq {R_HI}, {hi_dst}")
-        emit(f"    movl $0, {r32(R_LO)}")
-        emit(f"    adcxq {R_LO}, {top}")
-        # Rename: the zeroed low word becomes the next spare.
-        t, top = t[1:] + [top], t[0]
+        t, top = emit_reduce_round(emit, t, top, n)
 
     # Conditional subtraction: r = t >= p ? t - p : t. Inline, the pointers stay unwritten.
     spare = ["%rax", "%rbx", "%rdx", "%rsi", "%r8", "%rbp", top][:n]
@@ -196,17 +200,7 @@ def gen_redc(n):
         emit(f"    movq {8 * j}({R_A}), {t[j]}")
     emit(f"    xorl {r32(top)}, {r32(top)}")
     for i in range(n):
-        emit(f"    movq {t[0]}, %rdx")
-        emit(f"    imulq {R_INV}, %rdx")
-        emit(f"    xorl {r32(R_LO)}, {r32(R_LO)}")  # CF = OF = 0
-        for j in range(n):
-            hi_dst = t[j + 1] if j + 1 < n else top
-            emit(f"    mulxq {8 * j}({R_P}), {R_LO}, {R_HI}")
-            emit(f"    adcxq {R_LO}, {t[j]}")
-            emit(f"    adoxq {R_HI}, {hi_dst}")
-        emit(f"    movl $0, {r32(R_LO)}")
-        emit(f"    adcxq {R_LO}, {top}")
-        t, top = t[1:] + [top], t[0]  # the zeroed low word is the next (zero) top word
+        t, top = emit_reduce_round(emit, t, top, n)  # the zeroed low word is the next top
     # s = t[0..n-1] (s <= p); add the high half h of the input.
     for j in range(n):
         emit(f"    {'addq' if j == 0 else 'adcq'} {8 * (n + j)}({R_A}), {t[j]}")
@@ -324,17 +318,7 @@ def gen_sqr(n, inline=False, wide=False):
     top = free.pop(0)
     emit(f"    xorl {r32(top)}, {r32(top)}")
     for i in range(n):
-        emit(f"    movq {t[0]}, %rdx")
-        emit(f"    imulq {R_INV}, %rdx")
-        emit(f"    xorl {r32(R_LO)}, {r32(R_LO)}")  # CF = OF = 0
-        for j in range(n):
-            hi_dst = t[j + 1] if j + 1 < n else top
-            emit(f"    mulxq {8 * j}({R_P}), {R_LO}, {R_HI}")
-            emit(f"    adcxq {R_LO}, {t[j]}")
-            emit(f"    adoxq {R_HI}, {hi_dst}")
-        emit(f"    movl $0, {r32(R_LO)}")
-        emit(f"    adcxq {R_LO}, {top}")
-        t, top = t[1:] + [top], t[0]
+        t, top = emit_reduce_round(emit, t, top, n)
     for j in range(n):
         src = slot(n + j) if spill else where[n + j]
         emit(f"    {'addq' if j == 0 else 'adcq'} {src}, {t[j]}")
