@@ -329,6 +329,11 @@ void resolve(const Reader& r, const Pending& p, const SystemFacts& facts, Daemon
 
 }  // namespace
 
+std::string ListenAddress::grpc_uri() const {
+  if (!is_unix) return host_port;
+  return (!path.empty() && path[0] == '/' ? "unix://" : "unix:") + path;
+}
+
 ListenAddress parse_listen_address(std::string_view text, bool allow_unix) {
   const std::string s(trim_space(text));
   ListenAddress a;
@@ -363,8 +368,15 @@ ListenAddress parse_listen_address(std::string_view text, bool allow_unix) {
   const bool printable = std::none_of(host.begin(), host.end(), [](char ch) {
     return static_cast<unsigned char>(ch) <= ' ' || ch == '\x7f';  // " .1" printed back trimmed
   });
-  const bool host_ok =
-      !host.empty() && printable && (bracketed || host.find_first_of(":/[]") == std::string::npos);
+  // gRPC reads "unix:1", "dns:1", "ipv4:1" ... as a URI of that scheme, not as host:port, and
+  // the printed config would read back as a unix socket (fuzz_daemon_config: "tcp://unix:1").
+  static constexpr std::string_view kGrpcSchemes[] = {"unix", "unix-abstract", "vsock",
+                                                      "dns",  "ipv4",          "ipv6"};
+  const std::string lower_host = ascii_lower(host);
+  const bool scheme_name = std::find(std::begin(kGrpcSchemes), std::end(kGrpcSchemes),
+                                     lower_host) != std::end(kGrpcSchemes);
+  const bool host_ok = !host.empty() && printable && !scheme_name &&
+                       (bracketed || host.find_first_of(":/[]") == std::string::npos);
   if (!host_ok || !port_ok) {
     throw std::invalid_argument("\"" + s + "\": expected " +
                                 (allow_unix ? "unix:///path or host:port" : "host:port"));
@@ -508,7 +520,7 @@ std::string to_toml(const DaemonConfig& c) {
   const toml::table root{
       {"daemon",
        toml::table{
-           {"listen", c.listen.is_unix ? "unix://" + c.listen.path : c.listen.host_port},
+           {"listen", c.listen.grpc_uri()},
            {"status_listen", c.status_listen ? c.status_listen->host_port : ""},
            {"shutdown", c.shutdown == ShutdownMode::kCancel ? "cancel" : "finish"},
            {"shutdown_timeout_s", i64(c.shutdown_timeout_s)},

@@ -27,7 +27,9 @@ struct ListenAddress {
   bool is_unix = false;
   std::string path;       // unix: the socket file
   std::string host_port;  // tcp: "host:port"
-  std::string grpc_uri() const { return is_unix ? "unix://" + path : host_port; }
+  // gRPC's form, which is also the config's: "unix:///abs" or "unix:rel" ("unix://rel" would
+  // name an authority, not a path), or "host:port".
+  std::string grpc_uri() const;
 };
 
 // "unix:///abs/path", "unix:path", "host:port", "[v6]:port" (optionally "tcp://" in front).

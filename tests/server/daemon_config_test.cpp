@@ -336,7 +336,8 @@ TEST(DaemonConfig, LoadFromFile) {
 
 TEST(DaemonConfig, PrintedConfigParsesToItself) {
   for (const char* text :
-       {"", "[pipeline]\nenabled = false",
+       {"", "[pipeline]\nenabled = false", "[daemon]\nlisten = \"unix:rel.sock\"",
+        "[daemon]\nlisten = \"unix:////x.sock\"",
         "[daemon]\nlisten = \"[::1]:9\"\nstatus_listen = \"h:1\"\nshutdown = \"cancel\"\n"
         "[gpus]\ndevices = [1]\n[memory]\ntotal_budget = \"3GiB\"\n[logging]\nformat = \"json\""}) {
     const DaemonConfig c = parse(text);
@@ -382,14 +383,18 @@ TEST(ListenAddress, Forms) {
   EXPECT_EQ(a.path, "/run/cuzk/cuzk.sock");
   a = parse_listen_address("unix:rel.sock", true);
   EXPECT_EQ(a.path, "rel.sock");
-  EXPECT_EQ(a.grpc_uri(), "unix://rel.sock");
+  EXPECT_EQ(a.grpc_uri(), "unix:rel.sock");  // gRPC: "unix://rel.sock" names an authority
+  EXPECT_EQ(parse_listen_address(a.grpc_uri(), true).path, "rel.sock");
   a = parse_listen_address("0.0.0.0:9820", true);
   EXPECT_FALSE(a.is_unix);
   EXPECT_EQ(a.grpc_uri(), "0.0.0.0:9820");
   EXPECT_EQ(parse_listen_address("[::1]:9820", false).host_port, "[::1]:9820");
   EXPECT_EQ(parse_listen_address("tcp://localhost:1", false).host_port, "localhost:1");
   for (const char* bad : {"unix://rel.sock", "unix:", "unix://", "localhost", ":9820",
-                          "h:", "h:99999", "h:12a", "h:123456"}) {
+                          "h:", "h:99999", "h:12a", "h:123456",
+                          // gRPC would read these as URIs of its own schemes (fuzz_daemon_config)
+                          "tcp://unix:1", "tcp://unix:9820", "UNIX:1", "tcp://dns:1", "ipv4:80",
+                          "tcp://unix-abstract:5", "vsock:1"}) {
     EXPECT_THROW(parse_listen_address(bad, true), std::invalid_argument) << bad;
   }
   EXPECT_THROW(parse_listen_address("unix:///" + std::string(120, 'x'), true),
