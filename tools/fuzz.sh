@@ -3,6 +3,10 @@
 #   tools/fuzz.sh TARGET SECONDS   build the fuzz tree (once; ccache), then fuzz TARGET
 #   tools/fuzz.sh all SECONDS      every target, SECONDS each
 #   tools/fuzz.sh list             the targets
+#   tools/fuzz.sh gate RUNS        the CI gate (ctest fuzz_smoke): every target replays its corpus,
+#                                  then fuzzes RUNS executions from a fixed seed. No wall-clock
+#                                  budget: the same commit gives the same answer on any machine.
+# What open-ended fuzzing finds joins fuzz/corpus/TARGET with its fix, so the gate replays it.
 # Seeds: fuzz/corpus/TARGET (read only; new inputs go to a scratch corpus). A crash, leak,
 # sanitizer report or violated property stops with the reproducer under $FUZZ_OUT (default
 # build-fuzz/findings) and exit 1. Prints executions per target. $FUZZ_BUILD_DIR overrides the
@@ -17,7 +21,13 @@ targets=(fuzz_c1 fuzz_base64 fuzz_vanilla_proof fuzz_bellperson fuzz_snarkjs_bin
 
 target="${1:-}"; seconds="${2:-30}"
 if [ "$target" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi
-if [ -z "$target" ]; then echo "usage: $0 TARGET|all|list [SECONDS]" >&2; exit 2; fi
+if [ -z "$target" ]; then echo "usage: $0 TARGET|all|list [SECONDS] | gate RUNS" >&2; exit 2; fi
+gate_runs=""
+if [ "$target" = gate ]; then
+  gate_runs="${2:-}"
+  [[ "$gate_runs" =~ ^[0-9]+$ ]] || { echo "usage: $0 gate RUNS" >&2; exit 2; }
+  target=all
+fi
 if [ "$target" = all ]; then run=("${targets[@]}"); else run=("$target"); fi
 for t in "${run[@]}"; do
   [[ " ${targets[*]} " == *" $t "* ]] || { echo "unknown target $t (try: $0 list)" >&2; exit 2; }
@@ -46,15 +56,28 @@ for t in "${run[@]}"; do
   scratch=$(mktemp -d)
   seeds="$src/fuzz/corpus/$t"
   log="$out/$t.log"
+  common=(-print_final_stats=1 -timeout=20 -rss_limit_mb=2560 -artifact_prefix="$out/$t-")
   set +e
-  "$build/fuzz/$t" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 \
-    -rss_limit_mb=2560 -artifact_prefix="$out/$t-" "$scratch" "$seeds" > "$log" 2>&1
+  if [ -n "$gate_runs" ]; then
+    # Every corpus file once, by name (each a regression input or a seed), then a fixed-seed,
+    # fixed-length run that starts from the same corpus.
+    mapfile -t files < <(find "$seeds" -type f | LC_ALL=C sort)
+    [ ${#files[@]} -gt 0 ] || { echo "$t: no corpus in $seeds" >&2; exit 1; }
+    "$build/fuzz/$t" "${common[@]}" "${files[@]}" > "$log" 2>&1 &&
+      "$build/fuzz/$t" "${common[@]}" -seed=1 -runs="$gate_runs" "$scratch" "$seeds" >> "$log" 2>&1
+  else
+    "$build/fuzz/$t" "${common[@]}" -max_total_time="$seconds" "$scratch" "$seeds" > "$log" 2>&1
+  fi
   rc=$?
   set -e
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
   if [ "$rc" -eq 0 ]; then
-    echo "$t: ${execs:-?} executions in ${seconds} s, ${cov:-cov ?}, nothing found"
+    if [ -n "$gate_runs" ]; then
+      echo "$t: ${#files[@]} corpus files replayed, ${execs:-?} executions from seed 1, ${cov:-cov ?}, nothing found"
+    else
+      echo "$t: ${execs:-?} executions in ${seconds} s, ${cov:-cov ?}, nothing found"
+    fi
   else
     echo "$t: FOUND something (exit $rc) after ${execs:-?} executions; reproducer and log in $out"
     grep -E "ERROR|SUMMARY|property violated|Test unit written" "$log" | head -8 || true

@@ -81,6 +81,7 @@ grep -q "$stem.vk exists" "$dir/out" || { cat "$dir/out"; fail "params: existing
 
 if [ ! -f "$params/$stem.params" ]; then
   echo "SKIP: no 2 KiB test parameters in $params (server_fixtures makes them); c2 not run"
+  [ "${CI:-}" = true ] && fail "CI=true: c2 and verify must run"
   exit 77
 fi
 grep -q '"insecure":true' "$params/$stem.meta" || fail "test parameters are not marked insecure"
