@@ -19,13 +19,14 @@ constexpr uint64_t kParseFactor = 8;
 
 }  // namespace
 
-bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline) {
+bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline,
+                             Scheduler::Take take) {
   // As many partitions ahead of the provers as before workers stopped waiting on a full queue
   // (the lookahead queued plus one held by each worker), but none of them held by a worker.
   const size_t ahead =
       std::max(1u, config.synthesis_lookahead) + std::max(1u, config.synthesis_workers);
   const auto next = scheduler.next(Clock::now(), stopping, deadline,
-                                   prover_queue.size() + partitions_synthesizing < ahead);
+                                   prover_queue.size() + partitions_synthesizing < ahead, take);
   if (!next) return false;
   if (!next->prepare) ++partitions_synthesizing;
   task->job = next->job;
@@ -50,13 +51,22 @@ void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16:
   }
 }
 
-void Engine::Impl::synthesis_loop(unsigned worker) {
-  const std::string lane = "synth:" + std::to_string(worker);
+ThreadPool& Engine::Impl::pool_for(const Job& job) {
+  return job.priority == effective_priority(Priority::kCritical) ? critical_pool : pool;
+}
+
+void Engine::Impl::synthesis_loop(const std::string& lane, bool critical_lane) {
+  // The other workers leave CRITICAL work to the critical lane while it is free: there it runs
+  // on the critical pool at once, never behind another job's partition on this worker.
+  const auto take = [&] {
+    if (critical_lane) return Scheduler::Take::kCriticalOnly;
+    return critical_lane_busy ? Scheduler::Take::kAny : Scheduler::Take::kAllButCritical;
+  };
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {
     Task task;
     std::optional<Clock::time_point> deadline;
-    while (!next_task(&task, &deadline)) {
+    while (!next_task(&task, &deadline, take())) {
       if (stopping && scheduler.empty()) return;
       if (deadline) {
         work_cv.wait_until(lock, *deadline);
@@ -73,6 +83,10 @@ void Engine::Impl::synthesis_loop(unsigned worker) {
       prepare_cv.notify_one();
       continue;
     }
+    if (critical_lane) {
+      critical_lane_busy = true;
+      work_cv.notify_all();  // another CRITICAL task waiting may go to another worker now
+    }
     lock.unlock();
     if (task.prepare) {
       auto span = history.open(lane, *task.job, -1, "prepare");
@@ -82,6 +96,7 @@ void Engine::Impl::synthesis_loop(unsigned worker) {
       run_partition(task.job, task.partition, lane);
     }
     lock.lock();
+    if (critical_lane) critical_lane_busy = false;
   }
 }
 
@@ -119,10 +134,11 @@ void Engine::Impl::run_prepare(Task& task) {
   std::shared_ptr<const PreparedJob> work;
   std::shared_ptr<SrsLease> lease;
   Reservation resident;
-  uint64_t load_ms = 0;
   std::string error;
+  using Activity = PhaseClock::Activity;
   try {
     if (!task.spool_file.empty()) {
+      PhaseClock::Scope reading(job->phases, Activity::kSynthesis);
       try {
         PayloadSpool::read(task.spool_file, request);
       } catch (const std::exception& e) {
@@ -142,10 +158,14 @@ void Engine::Impl::run_prepare(Task& task) {
     }
     {
       Reservation parsing(&budget, parse_bytes);
-      work = job->handler->prepare(request, pool);
+      PhaseClock::Scope parse(job->phases, Activity::kSynthesis);
+      work = job->handler->prepare(request, pool_for(*job));
     }
     request = ProofRequest{};  // parsed: the raw payload is not needed any more
-    lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, &load_ms, abandon));
+    {
+      PhaseClock::Scope loading(job->phases, Activity::kSrsLoad);
+      lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, nullptr, abandon));
+    }
     const uint64_t bytes = work->resident_bytes();
     const uint64_t need = (*lease)->bytes + bytes + partition_reservation(**lease);
     if (budget.limit() != 0 && need > budget.capacity()) {
@@ -167,7 +187,6 @@ void Engine::Impl::run_prepare(Task& task) {
   std::lock_guard<std::mutex> lock(mu);
   drop_payload(task.payload_bytes, task.spool_file);
   job->preparing = false;
-  job->result.timings.srs_load_ms = load_ms;
   if (!error.empty()) {
     fail(job, error);
     return;
@@ -215,8 +234,9 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   auto span = history.open(lane, *job, static_cast<int>(k), "witness");
   const auto t0 = Clock::now();
   try {
+    PhaseClock::Scope synthesizing(job->phases, PhaseClock::Activity::kSynthesis);
     const LoadedSrs& s = **lease;
-    item.partition = synthesize_partition(work->partition(k), s.pce.get(), s.shape, pool);
+    item.partition = synthesize_partition(work->partition(k), s.pce.get(), s.shape, pool_for(*job));
     if (item.partition->witness && gpu_provers)
       item.reservation.shrink_to(item.partition->witness->bytes());
   } catch (const std::exception& e) {
@@ -233,7 +253,6 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   metrics.observe("cuzk_partition_phase_seconds",
                   {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
   std::lock_guard<std::mutex> lock(mu);
-  job->result.timings.synthesis_ms += static_cast<uint64_t>(synth_s * 1e3);
   --partitions_synthesizing;  // its place in the lookahead was taken when it was handed out
   if (is_final(job->state)) {
     if (--job->in_flight == 0) release_job_resources(job);
@@ -280,6 +299,9 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     w.current_kind = job->kind_label;
     if (job->assigned_gpu.empty()) job->assigned_gpu = w.name;
     lock.unlock();
+    // On the prover from here (a circuit switch's cache drop included) to its result.
+    const auto taken = Clock::now();
+    job->phases.begin(PhaseClock::Activity::kProve, taken);
 
     const LoadedSrs& srs_ref = **item.srs;
     if (w.gpu && w.last_circuit != srs_ref.circuit_id) {
@@ -293,7 +315,9 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     const auto t0 = Clock::now();
     Attempt attempt;
     const bool requeue = prove_with_retries(w, item, &attempt);
-    const double prove_s = seconds_between(t0, Clock::now());
+    const auto t1 = Clock::now();
+    job->phases.end(PhaseClock::Activity::kProve, t1);
+    const double prove_s = seconds_between(t0, t1);
     if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id, w.name);
     if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false));
     if (attempt.ok()) {
@@ -310,7 +334,6 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     w.busy_s += prove_s;
     w.current_job.clear();
     w.current_kind.clear();
-    job->result.timings.gpu_compute_ms += static_cast<uint64_t>(prove_s * 1e3);
     if (!attempt.ok()) consider_rotation(w, attempt.error);
     if (requeue) {  // for another worker: in flight still
       // The others may have left the rotation since the retry chose to move it (it decided
@@ -390,10 +413,12 @@ void Engine::Impl::start() {
   }
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
     history.declare_lane("synth:" + std::to_string(i), "synthesis");
+  history.declare_lane(kCriticalLane, "synthesis");
   history.declare_lane("prepare", "preparer");
   prepare_threads.emplace_back([this] { prepare_loop(); });
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
-    synth_threads.emplace_back([this, i] { synthesis_loop(i); });
+    synth_threads.emplace_back([this, i] { synthesis_loop("synth:" + std::to_string(i), false); });
+  synth_threads.emplace_back([this] { synthesis_loop(kCriticalLane, true); });
 }
 
 void Engine::Impl::stop_threads() {
