@@ -91,14 +91,21 @@ struct TwoDevices {
 };
 
 TEST(EngineDevices, PartitionsOfOneJobAndOfSeveralJobsSpreadOverBothDevices) {
-  TwoDevices h(60ms, 60ms);
+  TwoDevices h(0ms, 0ms, /*held=*/true);
   const std::string a = h.submit("a", 6), b = h.submit("b", 4);
+  // Two proves each, then each device holds its third partition: both take from the queue.
+  h.permits[0].grant(2);
+  h.permits[1].grant(2);
+  EXPECT_TRUE(wait_until(
+      [&] { return h.devices.attempts("gpu:0") == 2 && h.devices.attempts("gpu:1") == 2; }));
+  h.permits[0].open();
+  h.permits[1].open();
   for (const std::string& id : {a, b}) {
     const JobResult r = h.wait(id);
     ASSERT_EQ(r.state, JobState::kCompleted) << r.error_message;
     EXPECT_EQ(verifying_proofs(r), id == a ? 6u : 4u);
   }
-  // Each device proved a share: with equal speed neither sits idle for a whole job.
+  // Each device proved a share.
   EXPECT_GE(h.devices.attempts("gpu:0"), 2);
   EXPECT_GE(h.devices.attempts("gpu:1"), 2);
   EXPECT_EQ(h.devices.attempts("gpu:0") + h.devices.attempts("gpu:1"), 10);

@@ -424,7 +424,12 @@ TEST(Engine, MemoryBudgetIsNeverExceeded) {
   Harness free_run(c);
   ids.clear();
   for (int i = 0; i < 20; ++i)
-    ids.push_back(free_run.submit("f" + std::to_string(i), "2,20").job_id);
+    ids.push_back(
+        free_run.submit("f" + std::to_string(i), "2,0 synthesis=f" + std::to_string(i)).job_id);
+  // Both workers inside f0's partitions at once (nothing held them apart), then let all go.
+  EXPECT_TRUE(free_run.gates.wait_arrived("f0/0"));
+  EXPECT_TRUE(free_run.gates.wait_arrived("f0/1"));
+  free_run.gates.open_all();
   for (const auto& id : ids)
     EXPECT_EQ(free_run.wait(id).state, JobState::kCompleted);
   EXPECT_EQ(free_run.log.max_live_circuits(), 2);
