@@ -22,7 +22,8 @@ namespace cuzk {
 class ThreadPool;
 namespace groth16 {
 class ProverBackend;
-}
+struct ProofRandomness;
+}  // namespace groth16
 }  // namespace cuzk
 
 namespace cuzk::engine {
@@ -87,6 +88,11 @@ struct EngineConfig {
         make;
   };
   FakeDevices fake_devices;
+  // Tests only: the blinding factors of partition `k` of the job with request id `request_id`,
+  // so that proofs made by different prover paths can be compared byte for byte. Null (always in
+  // production): fresh r, s from the OS CSPRNG for every proof.
+  std::function<groth16::ProofRandomness(const std::string& request_id, unsigned k)>
+      test_randomness;
 };
 
 class CircuitHandler;  // engine/circuit_handler.hpp

@@ -25,10 +25,13 @@ void Engine::Impl::declare_metrics() {
   metrics.declare("cuzk_partitions_total", "Partition proofs produced, by kind.", T::kCounter);
   metrics.declare("cuzk_partition_retries_total",
                   "Partition proves retried, by kind, reason (prove_error, verify_failed) and "
-                  "target (same backend, other worker, cpu fallback).",
+                  "target (same backend, other worker, cpu fallback, alone after its batch).",
                   T::kCounter);
   metrics.declare("cuzk_partition_verify_failures_total",
                   "Partition proofs that failed self-verification, by kind.", T::kCounter);
+  metrics.declare("cuzk_pcie_bytes_total",
+                  "Bytes the provers moved between host and device, by direction (h2d, d2h).",
+                  T::kCounter);
   metrics.declare("cuzk_faults_injected_total",
                   "Faults injected on purpose ([faults] inject, CUZK_FAULT), by site.",
                   T::kCounter);

@@ -55,6 +55,7 @@ struct Job {
   std::shared_ptr<SrsLease> srs;
   Reservation resident;  // the prepared job's bytes
   unsigned partitions = 0, next_partition = 0, done_partitions = 0, in_flight = 0;
+  unsigned synthesizing = 0;  // partitions handed to synthesis, not yet in the prover queue
   std::vector<std::vector<uint8_t>> partition_proofs;
   JobResult result;
   std::string assigned_gpu;

@@ -49,6 +49,10 @@ struct JobTimings {
   uint64_t synthesis_ms = 0;    // sum over partitions: circuit, public inputs, witness
   uint64_t gpu_compute_ms = 0;  // sum over partitions: quotient, MSMs, assembly, self-verify
   uint64_t total_ms = 0;        // submit -> finished
+  // What the partitions moved over PCIe (a capped device streams the proving key), and the
+  // least time that takes at the device's measured pinned bandwidth.
+  uint64_t pcie_h2d_bytes = 0, pcie_d2h_bytes = 0;
+  uint64_t pcie_floor_ms = 0;
 };
 
 struct JobResult {
