@@ -17,6 +17,20 @@ namespace {
 const std::vector<double> kDurationBuckets = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5,   10,
                                               25,   50,  100,  250, 500, 1000, 2500};
 
+#if defined(CUZK_HAVE_CUDA)
+// The devices' names and memory for status, or none when CUDA cannot say: a device with a sticky
+// error (an illegal address in a kernel) fails every call, and a status query must not throw
+// (the H200 run of 2026-12-04: cudaMemGetInfo's CudaError ended the daemon from a status sweep).
+// The prover's own calls fail too and take it out of rotation (prover_retry.cpp).
+std::vector<gpu::DeviceInfo> devices_or_none() {
+  try {
+    return gpu::list_devices();
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+#endif
+
 }  // namespace
 
 void Engine::Impl::declare_metrics() {
@@ -111,7 +125,7 @@ EngineStatus Engine::status() const {
   }
 #if defined(CUZK_HAVE_CUDA)
   if (!s.gpus.empty()) {
-    const auto devices = gpu::list_devices();
+    const auto devices = devices_or_none();
     for (GpuInfo& g : s.gpus) {
       for (const auto& d : devices) {
         if (d.ordinal != static_cast<int>(g.ordinal)) continue;
@@ -180,7 +194,7 @@ EngineActivity Engine::activity(double window_s) const {
     if (srs.tier != SrsTier::kCold) a.host.srs_bytes += srs.size_bytes;
 #if defined(CUZK_HAVE_CUDA)
   if (!a.devices.empty()) {
-    const auto devices = gpu::list_devices();
+    const auto devices = devices_or_none();
     for (DeviceUse& u : a.devices) {
       for (const auto& d : devices) {
         if (u.lane != "gpu:" + std::to_string(d.ordinal)) continue;

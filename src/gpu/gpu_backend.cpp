@@ -165,28 +165,34 @@ double GpuBackend::pinned_h2d_bandwidth() {
 
 double GpuBackend::bandwidth_locked() {
   if (pinned_bandwidth_ > 0) return pinned_bandwidth_;
-  // The median of three 64 MiB copies from pinned memory (gpu-anchors: 55 GB/s on the H200's
-  // PCIe Gen5 x16 from 16 MiB up).
-  constexpr size_t kBytes = size_t{64} << 20;
-  PinnedBuffer<uint8_t> host(kBytes);
-  DeviceBuffer<uint8_t> device(kBytes);
+  // The median of three copies from pinned memory of 64 MiB (gpu-anchors: 55 GB/s on the H200's
+  // PCIe Gen5 x16 from 16 MiB up), or of what the cap has room for; no room: not measured.
+  uint64_t bytes = uint64_t{64} << 20;
+  if (cap_.limit() != 0) {
+    const uint64_t room = cap_.limit() > cap_.in_use() ? cap_.limit() - cap_.in_use() : 0;
+    bytes = std::min(bytes, room / 2);
+  }
+  if (bytes < (uint64_t{1} << 20)) return 0;
+  PinnedBuffer<uint8_t> host(bytes);
+  DeviceBuffer<uint8_t> device(bytes);
   const cudaStream_t s = stream_->get();
   float ms[3];
   for (float& m : ms) {
     Event a, b;
     a.record(s);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.get(), kBytes, cudaMemcpyHostToDevice, s));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice, s));
     b.record(s);
     b.sync();
     m = b.ms_since(a);
   }
   std::sort(ms, ms + 3);
-  pinned_bandwidth_ = static_cast<double>(kBytes) / (static_cast<double>(ms[1]) / 1e3);
+  pinned_bandwidth_ = static_cast<double>(bytes) / (static_cast<double>(ms[1]) / 1e3);
   return pinned_bandwidth_;
 }
 
 void GpuBackend::release_batch() {
   batch_witness_.clear();
+  batch_tails_.clear();
   batch_key_.clear();
   d_chunk_scalars_.release();
   d_section_density_.release();

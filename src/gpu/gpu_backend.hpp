@@ -86,7 +86,8 @@ class GpuBackend final : public groth16::ProverBackend {
   uint64_t h2d_bytes() const { return h2d_ + streamer_.uploaded_bytes(); }
   uint64_t d2h_bytes() const { return d2h_; }
   // Pinned host-to-device bandwidth measured on this device (bytes/s; measured once, the first
-  // time a plan streams: the floor of a capped proof's transfers).
+  // time a plan streams: the floor of a capped proof's transfers; 0 when the cap has no room
+  // for a 1 MiB copy).
   double pinned_h2d_bandwidth();
   uint64_t memory_peak() const { return cap_.peak(); }
   // The plan of the last proof (all_resident when nothing streamed).
@@ -156,6 +157,8 @@ class GpuBackend final : public groth16::ProverBackend {
   const void* section_density_source_ = nullptr;  // the host bitmap d_section_density_ holds
   // The batch's compact witnesses, uploaded once for its four aux sections.
   std::vector<WitnessScratch> batch_witness_;
+  std::vector<DeviceBuffer<uint8_t>>
+      batch_tails_;  // per partition: a section's tail (bases, scalars)
   std::vector<const pce::CompactWitness*> batch_key_;
   uint64_t h2d_ = 0, d2h_ = 0;
   double pinned_bandwidth_ = 0;  // pinned_h2d_bandwidth(), 0 until measured

@@ -257,7 +257,7 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   const uint64_t moved = (h2d_bytes() - h2d_before) + (d2h_bytes() - d2h_before);
   t.h2d_bytes += h2d_bytes() - h2d_before;
   t.d2h_bytes += d2h_bytes() - d2h_before;
-  t.transfer_floor_s += static_cast<double>(moved) / bandwidth;
+  if (bandwidth > 0) t.transfer_floor_s += static_cast<double>(moved) / bandwidth;
   t.total_s = t.synthesis_s + seconds_since(t_start);
   return sums;
 }

@@ -81,10 +81,11 @@ Peaks evaluate(const ProverShape& s, const Choice& c) {
   // Phase 3: the H MSM (h in a's vector; the inputs' MSMs are a few hundred scalars).
   p.msm = resident + pce + v + ring_h + ws_h;
   // The batch: the aux MSMs of k partitions from their compact witnesses, a chunk of scalars
-  // expanded at a time, the section's density.
+  // expanded at a time, the section's density, and each partition's tail (its non-0/1 scalars
+  // with a copy of their bases, summed by one Pippenger after the last chunk).
   const uint64_t density = ceil_div(s.aux, 64) * 8;
   p.batch_fixed = resident + pce + ring_aux + ws_aux + c.chunk * kFr + density + 4 * kMiB;
-  p.compact = compact_witness_bytes(s);
+  p.compact = compact_witness_bytes(s) + (gathers_tails(s) ? batch_tail_bytes(s) : 0);
   return p;
 }
 
@@ -106,6 +107,7 @@ MemoryPlan to_plan(const ProverShape& s, const Choice& c, const Peaks& p, uint64
     ++k;
   plan.batch_partitions = k;
   plan.batch_peak = p.batch(k);
+  plan.batch_gathers_tails = gathers_tails(s);
   for (size_t i = 0; i < s.sections.size(); ++i) {
     const MsmSectionShape& m = s.sections[i];
     plan.sections.push_back({m.name, m.points * m.point_bytes, c.resident[i]});
@@ -201,6 +203,18 @@ uint64_t ntt_one_table_bytes(uint64_t n) {
 uint64_t compact_witness_bytes(const ProverShape& s) {
   const uint64_t words = ceil_div(s.aux, 64);
   return 2 * words * 8 + words * 4 + std::max<uint64_t>(1, s.witness_values) * kFr;
+}
+
+bool gathers_tails(const ProverShape& s) {
+  return s.witness_values * 8 <= s.aux;
+}
+
+uint64_t batch_tail_bytes(const ProverShape& s) {
+  uint64_t point = 0;
+  for (const MsmSectionShape& m : s.sections)
+    if (m.name != "h") point = std::max<uint64_t>(point, m.point_bytes);
+  const uint64_t room = std::max<uint64_t>(1, s.witness_values);
+  return tail_scalars_offset(room, point) + room * kFr;
 }
 
 uint64_t witness_bytes(const ProverShape& s) {

@@ -69,6 +69,9 @@ struct MemoryPlan {
   uint64_t chunk_scalars = 0;      // scalars per MSM chunk, a multiple of 64
   uint64_t ring_bytes = 0;         // both staging slots (0: nothing streams)
   uint64_t batch_partitions = 1;   // partitions proved together (aux MSMs over one pass)
+  // The batch sums each partition's non-0/1 aux scalars by one Pippenger per section over
+  // their gathered bases (a mostly-0/1 witness); false: one split MSM per chunk.
+  bool batch_gathers_tails = false;
   std::vector<SectionPlan> sections;
   // Bytes on the device in each phase: the front's SpMV, H chain and H MSM, and the batch's aux
   // MSMs with batch_partitions compact witnesses.
@@ -121,6 +124,17 @@ uint64_t ntt_one_table_bytes(uint64_t n);
 uint64_t witness_bytes(const ProverShape& s);
 // One partition's compact aux witness on the device (bitmaps, ranks, non-0/1 values).
 uint64_t compact_witness_bytes(const ProverShape& s);
+// Where a batch's tail of `room` entries keeps its scalars, after the bases of `point_bytes`
+// each (aligned for the kernels' vector loads); the tail's bytes are that plus room scalars.
+inline uint64_t tail_scalars_offset(uint64_t room, uint64_t point_bytes) {
+  return (room * point_bytes + 255) / 256 * 256;
+}
+// One partition's tail in a batch's aux section (its non-0/1 values and a copy of their bases,
+// at the widest aux section's point size).
+uint64_t batch_tail_bytes(const ProverShape& s);
+// Whether a batch gathers tails for this shape: its aux is mostly 0/1 (at most 1 in 8 values
+// otherwise; PoRep 1.3%). A full-width witness (WindowPoSt) would copy every base.
+bool gathers_tails(const ProverShape& s);
 // Everything resident, whole MSMs: today's peak.
 uint64_t resident_peak(const ProverShape& s);
 

@@ -70,10 +70,11 @@ void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>&
     }
   }
   const cudaStream_t copy = copy_->get();
-  // Host copy of piece k into pinned slot k % 2, once that slot's previous upload is done.
+  // Host copy of piece k into pinned slot k % 2, once that slot's previous upload is done (piece
+  // k - 2, or the last piece of an earlier call through this slot).
   const auto fill = [&](size_t k) {
     CUZK_CUDA_CHECK(cudaSetDevice(device_));
-    if (k >= 2) copied_[k % 2]->sync();  // piece k - 2 left this slot
+    if (k >= 2 || used_[k % 2]) copied_[k % 2]->sync();
     uint8_t* dst = h_slot_[k % 2].get();
     for (const auto& r : ranges(k)) {
       host_copy(dst, r.data(), r.size());
@@ -81,8 +82,12 @@ void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>&
     }
   };
   const auto upload = [&](size_t k) {
-    // The device slot's previous piece (k - 2) was consumed on `compute` first.
-    if (k >= 2) CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_[k % 2]->get(), 0));
+    // The device slot's previous piece (k - 2, or an earlier call's) was consumed on `compute`
+    // first: a consumer that only queued its kernels may still be reading it (the H200 run of
+    // 2026-12-04: the row-block SpMV of B overwrote A's last block under its kernel).
+    if (k >= 2 || used_[k % 2]) {
+      CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_[k % 2]->get(), 0));
+    }
     CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[k % 2].get(), h_slot_[k % 2].get(), sizes[k],
                                     cudaMemcpyHostToDevice, copy));
     copied_[k % 2]->record(copy);
@@ -101,6 +106,7 @@ void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>&
     CUZK_CUDA_CHECK(cudaStreamWaitEvent(compute, copied_[k % 2]->get(), 0));
     consume(k, d_slot_[k % 2].get());
     consumed_[k % 2]->record(compute);
+    used_[k % 2] = true;
   }
   // Every copy was waited for on `compute`; nothing is in flight on `copy` after the last.
 }

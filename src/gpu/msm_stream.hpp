@@ -98,6 +98,7 @@ class BaseStreamer {
   PinnedBuffer<uint8_t> h_slot_[2];
   std::unique_ptr<Stream> copy_;
   std::unique_ptr<Event> copied_[2], consumed_[2];
+  bool used_[2] = {false, false};  // slot k has copied_ and consumed_ events recorded
 };
 
 }  // namespace cuzk::gpu
