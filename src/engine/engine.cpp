@@ -48,16 +48,11 @@ const char* job_state_name(JobState state) {
   return "unknown";
 }
 
-uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
-  return b <= a ? 0
-                : static_cast<uint64_t>(
-                      std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
-}
-
 Engine::Impl::Impl(EngineConfig c, std::vector<std::shared_ptr<const CircuitHandler>> hs)
     : config(std::move(c)),
       budget(config.memory_budget_bytes),
       pool(config.threads),
+      critical_pool(config.threads),
       srs([this](const std::string& id) { return resolve_srs(id); }, budget, pool,
           config.pce_enabled
               ? SrsManager::PceLoader([this](const std::string& id) { return load_pce(id); })
@@ -110,9 +105,15 @@ void Engine::Impl::finish(const std::shared_ptr<Job>& job, JobState state,
   job->result.state = state;
   job->result.error_message = error;
   if (job->started == Clock::time_point{}) job->started = job->finished;
-  JobTimings& t = job->result.timings;
-  t.queue_wait_ms = ms_between(job->submitted, job->started);
-  t.total_ms = ms_between(job->submitted, job->finished);
+  {
+    // The phases from the clock; the PCIe counts the provers added as they went.
+    JobTimings phases = job->phases.timings(job->finished);
+    phases.pcie_h2d_bytes = job->result.timings.pcie_h2d_bytes;
+    phases.pcie_d2h_bytes = job->result.timings.pcie_d2h_bytes;
+    phases.pcie_floor_ms = job->result.timings.pcie_floor_ms;
+    job->result.timings = phases;
+  }
+  const JobTimings& t = job->result.timings;
   if (state == JobState::kCompleted) {
     for (const auto& p : job->partition_proofs)
       job->result.proof.insert(job->result.proof.end(), p.begin(), p.end());
@@ -201,6 +202,7 @@ std::shared_ptr<Job> Engine::Impl::new_job(const ProofRequest& request, Clock::t
   job->priority = effective_priority(request.priority);
   job->request_id = request.request_id;
   job->submitted = now;
+  job->phases.start(now);
   // The circuit id comes from the request's fields alone (no payload parsing here).
   const auto h = handlers.find(request.kind);
   if (h == handlers.end()) {

@@ -55,6 +55,9 @@ struct Engine::Impl {
 
   MemoryBudget budget;
   ThreadPool pool;  // preparation (vanilla checks), parameter loading, witness synthesis
+  // The same for CRITICAL jobs only, so that their work never queues behind another job's tasks
+  // (a caller of ThreadPool::run helps with other calls' tasks while its own finish elsewhere).
+  ThreadPool critical_pool;
   SrsManager srs;
   Metrics metrics;
   EventHistory history{started_at};  // the workers' recent spans and finished jobs
@@ -81,7 +84,12 @@ struct Engine::Impl {
   uint64_t payload_cap = 0, payload_in_memory = 0, spooled = 0;
   PayloadSpool spool;
 
+  // The synthesis workers, and last the critical lane: a worker that takes CRITICAL jobs only
+  // (their preparation and partitions), so that one always starts at once whatever the other
+  // workers are doing. While it is busy the other workers take CRITICAL work too.
   std::vector<std::thread> synth_threads;
+  static constexpr const char* kCriticalLane = "synth:critical";
+  bool critical_lane_busy = false;  // mu
   // Preparation (parse, then parameters: a 47 GB load takes a minute) runs on its own threads
   // when one is idle, so that a loading job does not hold a synthesis worker: on the H200 a
   // CRITICAL WinningPoSt waited 58.6 s behind two PoRep jobs' parameter load when it did. The
@@ -133,12 +141,15 @@ struct Engine::Impl {
     uint64_t payload_bytes = 0;
     unsigned partition = 0;
   };
-  std::deque<Task> prepare_queue;                                          // mu
-  bool next_task(Task* task, std::optional<Clock::time_point>* deadline);  // mu
+  std::deque<Task> prepare_queue;  // mu
+  bool next_task(Task* task, std::optional<Clock::time_point>* deadline,
+                 Scheduler::Take take);  // mu
   void prepare_loop();
   void start();
   void stop_threads();
-  void synthesis_loop(unsigned worker);  // lane "synth:<worker>"
+  // A synthesis worker on `lane` ("synth:<n>"), or the critical lane.
+  void synthesis_loop(const std::string& lane, bool critical_lane);
+  ThreadPool& pool_for(const Job& job);  // critical_pool for CRITICAL jobs, else pool
   // A wait for memory: evict parameters that became unreferenced meanwhile (jobs of another
   // circuit finished), then ask whether to give up. Called without any lock held.
   bool reclaim_or(uint64_t bytes, const std::function<bool()>& abandon);
@@ -207,7 +218,5 @@ struct Engine::Impl {
   // ---- engine_status.cpp ----
   void declare_metrics();
 };
-
-uint64_t ms_between(Clock::time_point a, Clock::time_point b);
 
 }  // namespace cuzk::engine

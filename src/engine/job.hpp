@@ -13,6 +13,7 @@
 #include "engine/circuit_handler.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/partition_prover.hpp"
+#include "engine/phase_clock.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/types.hpp"
 #include "util/clock.hpp"
@@ -47,6 +48,7 @@ struct Job {
   uint64_t seq = 0;          // submission order
   uint64_t release_seq = 0;  // order of release into the pipeline
   Clock::time_point submitted, started, finished;
+  PhaseClock phases;  // where its time goes (result.timings at its end)
 
   JobState state = JobState::kPending;
   bool released = false, preparing = false, prepared = false;

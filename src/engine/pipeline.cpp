@@ -19,13 +19,14 @@ constexpr uint64_t kParseFactor = 8;
 
 }  // namespace
 
-bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline) {
+bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline,
+                             Scheduler::Take take) {
   // As many partitions ahead of the provers as before workers stopped waiting on a full queue
   // (the lookahead queued plus one held by each worker), but none of them held by a worker.
   const size_t ahead =
       std::max(1u, config.synthesis_lookahead) + std::max(1u, config.synthesis_workers);
   const auto next = scheduler.next(Clock::now(), stopping, deadline,
-                                   prover_queue.size() + partitions_synthesizing < ahead);
+                                   prover_queue.size() + partitions_synthesizing < ahead, take);
   if (!next) return false;
   if (!next->prepare) {
     ++partitions_synthesizing;
@@ -53,13 +54,22 @@ void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16:
   }
 }
 
-void Engine::Impl::synthesis_loop(unsigned worker) {
-  const std::string lane = "synth:" + std::to_string(worker);
+ThreadPool& Engine::Impl::pool_for(const Job& job) {
+  return job.priority == effective_priority(Priority::kCritical) ? critical_pool : pool;
+}
+
+void Engine::Impl::synthesis_loop(const std::string& lane, bool critical_lane) {
+  // The other workers leave CRITICAL work to the critical lane while it is free: there it runs
+  // on the critical pool at once, never behind another job's partition on this worker.
+  const auto take = [&] {
+    if (critical_lane) return Scheduler::Take::kCriticalOnly;
+    return critical_lane_busy ? Scheduler::Take::kAny : Scheduler::Take::kAllButCritical;
+  };
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {
     Task task;
     std::optional<Clock::time_point> deadline;
-    while (!next_task(&task, &deadline)) {
+    while (!next_task(&task, &deadline, take())) {
       if (stopping && scheduler.empty()) return;
       if (deadline) {
         work_cv.wait_until(lock, *deadline);
@@ -76,6 +86,10 @@ void Engine::Impl::synthesis_loop(unsigned worker) {
       prepare_cv.notify_one();
       continue;
     }
+    if (critical_lane) {
+      critical_lane_busy = true;
+      work_cv.notify_all();  // another CRITICAL task waiting may go to another worker now
+    }
     lock.unlock();
     if (task.prepare) {
       auto span = history.open(lane, *task.job, -1, "prepare");
@@ -85,6 +99,7 @@ void Engine::Impl::synthesis_loop(unsigned worker) {
       run_partition(task.job, task.partition, lane);
     }
     lock.lock();
+    if (critical_lane) critical_lane_busy = false;
   }
 }
 
@@ -122,10 +137,11 @@ void Engine::Impl::run_prepare(Task& task) {
   std::shared_ptr<const PreparedJob> work;
   std::shared_ptr<SrsLease> lease;
   Reservation resident;
-  uint64_t load_ms = 0;
   std::string error;
+  using Activity = PhaseClock::Activity;
   try {
     if (!task.spool_file.empty()) {
+      PhaseClock::Scope reading(job->phases, Activity::kSynthesis);
       try {
         PayloadSpool::read(task.spool_file, request);
       } catch (const std::exception& e) {
@@ -145,10 +161,14 @@ void Engine::Impl::run_prepare(Task& task) {
     }
     {
       Reservation parsing(&budget, parse_bytes);
-      work = job->handler->prepare(request, pool);
+      PhaseClock::Scope parse(job->phases, Activity::kSynthesis);
+      work = job->handler->prepare(request, pool_for(*job));
     }
     request = ProofRequest{};  // parsed: the raw payload is not needed any more
-    lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, &load_ms, abandon));
+    {
+      PhaseClock::Scope loading(job->phases, Activity::kSrsLoad);
+      lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, nullptr, abandon));
+    }
     const uint64_t bytes = work->resident_bytes();
     const uint64_t need = (*lease)->bytes + bytes + partition_reservation(**lease);
     if (budget.limit() != 0 && need > budget.capacity()) {
@@ -170,7 +190,6 @@ void Engine::Impl::run_prepare(Task& task) {
   std::lock_guard<std::mutex> lock(mu);
   drop_payload(task.payload_bytes, task.spool_file);
   job->preparing = false;
-  job->result.timings.srs_load_ms = load_ms;
   if (!error.empty()) {
     fail(job, error);
     return;
@@ -220,8 +239,9 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   auto span = history.open(lane, *job, static_cast<int>(k), "witness");
   const auto t0 = Clock::now();
   try {
+    PhaseClock::Scope synthesizing(job->phases, PhaseClock::Activity::kSynthesis);
     const LoadedSrs& s = **lease;
-    item.partition = synthesize_partition(work->partition(k), s.pce.get(), s.shape, pool);
+    item.partition = synthesize_partition(work->partition(k), s.pce.get(), s.shape, pool_for(*job));
     if (item.partition->witness && gpu_provers)
       item.reservation.shrink_to(item.partition->witness->bytes());
   } catch (const std::exception& e) {
@@ -239,7 +259,6 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   metrics.observe("cuzk_partition_phase_seconds",
                   {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
   std::lock_guard<std::mutex> lock(mu);
-  job->result.timings.synthesis_ms += static_cast<uint64_t>(synth_s * 1e3);
   --partitions_synthesizing;  // its place in the lookahead was taken when it was handed out
   --job->synthesizing;
   if (is_final(job->state)) {
@@ -304,10 +323,12 @@ void Engine::Impl::start() {
   }
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
     history.declare_lane("synth:" + std::to_string(i), "synthesis");
+  history.declare_lane(kCriticalLane, "synthesis");
   history.declare_lane("prepare", "preparer");
   prepare_threads.emplace_back([this] { prepare_loop(); });
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
-    synth_threads.emplace_back([this, i] { synthesis_loop(i); });
+    synth_threads.emplace_back([this, i] { synthesis_loop("synth:" + std::to_string(i), false); });
+  synth_threads.emplace_back([this] { synthesis_loop(kCriticalLane, true); });
 }
 
 void Engine::Impl::stop_threads() {

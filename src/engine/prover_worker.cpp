@@ -74,7 +74,10 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
       continue;
     }
     lock.unlock();
-    switch_circuit(w, **item.srs);
+    {
+      PhaseClock::Scope proving(item.job->phases, PhaseClock::Activity::kProve);
+      switch_circuit(w, **item.srs);
+    }
     const size_t limit = batch_limit_for(w, item);
     lock.lock();
     if (limit > 1) {
@@ -105,6 +108,8 @@ void Engine::Impl::prove_alone(ProverWorker& w, ProverItem item,
   w.current_kind = job->kind_label;
   if (job->assigned_gpu.empty()) job->assigned_gpu = w.name;
   lock.unlock();
+  // On the prover from here (a circuit switch's cache drop included) to its result.
+  job->phases.begin(PhaseClock::Activity::kProve, Clock::now());
   const LoadedSrs& srs_ref = **item.srs;
   switch_circuit(w, srs_ref);
   auto span = history.open(w.name, *job, static_cast<int>(item.index), "prove");
@@ -112,7 +117,9 @@ void Engine::Impl::prove_alone(ProverWorker& w, ProverItem item,
   const auto t0 = Clock::now();
   Attempt attempt;
   const bool requeue = prove_with_retries(w, item, &attempt);
-  const double prove_s = seconds_between(t0, Clock::now());
+  const auto t1 = Clock::now();
+  job->phases.end(PhaseClock::Activity::kProve, t1);
+  const double prove_s = seconds_between(t0, t1);
   if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id, w.name);
   if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false));
   if (attempt.ok()) {
@@ -135,7 +142,6 @@ void Engine::Impl::complete_item(ProverWorker& w, ProverItem& item, const Attemp
   w.busy_s += prove_s;
   w.current_job.clear();
   w.current_kind.clear();
-  job->result.timings.gpu_compute_ms += static_cast<uint64_t>(prove_s * 1e3);
   job->result.timings.pcie_h2d_bytes += attempt.timing.h2d_bytes;
   job->result.timings.pcie_d2h_bytes += attempt.timing.d2h_bytes;
   job->result.timings.pcie_floor_ms += static_cast<uint64_t>(attempt.timing.transfer_floor_s * 1e3);
@@ -227,6 +233,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
     auto span = history.open(w.name, *job, static_cast<int>(m.item.index), "front");
     if (w.gpu) history.set_device_use(device_use(w.name, s, true));
     m.attempt.started = Clock::now();
+    PhaseClock::Scope proving(job->phases, PhaseClock::Activity::kProve);
     try {
       FaultInjector::Scope scope(faults.get());
       if (faults) {
@@ -288,6 +295,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
       preempt();
       if (is_final(job->state)) break;
       lock.unlock();
+      PhaseClock::Scope proving(job->phases, PhaseClock::Activity::kProve);
       auto span = history.open(w.name, *job, static_cast<int>(batch.front().item.index),
                                groth16::aux_section_name(section));
       if (w.gpu) history.set_device_use(device_use(w.name, s, true));
@@ -318,6 +326,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
         continue;
       }
       lock.unlock();
+      PhaseClock::Scope proving(job->phases, PhaseClock::Activity::kProve);
       m.attempt.timing = timings[i];
       observe_prover_phases(job->kind_label, m.attempt.timing);
       groth16::Proof proof = groth16::assemble_proof(s.params.vk, sums[i], randomness_for(m.item));

@@ -42,12 +42,14 @@ struct ProofRequest {
 enum class JobState { kPending, kRunning, kCompleted, kFailed, kCancelled };
 const char* job_state_name(JobState state);
 
-// Milliseconds, as AwaitProofResponse reports them.
+// Milliseconds, as AwaitProofResponse reports them: the job's life from submission to its end,
+// every instant in exactly one phase (engine/phase_clock.hpp), so the four phases add up to
+// total_ms exactly.
 struct JobTimings {
-  uint64_t queue_wait_ms = 0;   // submit -> first partition starts
+  uint64_t queue_wait_ms = 0;   // waiting: to be started, for memory, a worker or a prover
   uint64_t srs_load_ms = 0;     // waiting for this job's parameters to load (0 when resident)
-  uint64_t synthesis_ms = 0;    // sum over partitions: circuit, public inputs, witness
-  uint64_t gpu_compute_ms = 0;  // sum over partitions: quotient, MSMs, assembly, self-verify
+  uint64_t synthesis_ms = 0;    // preparing (parse, checks) or synthesizing, none on a prover
+  uint64_t gpu_compute_ms = 0;  // a partition on a prover: quotient, MSMs, assembly, verify
   uint64_t total_ms = 0;        // submit -> finished
   // What the partitions moved over PCIe (a capped device streams the proving key), and the
   // least time that takes at the device's measured pinned bandwidth.
