@@ -44,16 +44,11 @@ void sum_section(BaseStreamer& streamer, BasesCache<Curve>& cache, bool resident
         const uint64_t* d_bits = d_density != nullptr ? d_density + c.s0 / 64 : nullptr;
         for (size_t p = 0; p < witnesses.size(); ++p) {
           // (both synchronise: the next expansion may overwrite d_chunk, the next chunk the slot)
-          if (tails.empty()) {
-            expand_aux_range(witnesses[p], c.s0, c.s1 - c.s0, d_chunk, s);
-            partial[p] += msm_split<Curve>(d_bases, d_chunk, c.s1 - c.s0, d_bits, ws, s);
-          } else {
-            const WitnessScratch& w = witnesses[p];
-            const CompactScalars scalars{w.ones.get(), w.dense.get(), w.rank.get(), w.values.get(),
-                                         c.s0};
-            partial[p] +=
-                msm_split_ones<Curve>(d_bases, scalars, c.s1 - c.s0, d_bits, ws, s, tails[p]);
-          }
+          expand_aux_range(witnesses[p], c.s0, c.s1 - c.s0, d_chunk, s);
+          partial[p] +=
+              tails.empty()
+                  ? msm_split<Curve>(d_bases, d_chunk, c.s1 - c.s0, d_bits, ws, s)
+                  : msm_split_ones<Curve>(d_bases, d_chunk, c.s1 - c.s0, d_bits, ws, s, tails[p]);
         }
       });
   for (size_t p = 0; p < tails.size(); ++p) {

@@ -118,13 +118,13 @@ Jacobian<Curve> msm_split(const Affine<Curve>* d_bases, const Fr* d_scalars, siz
   return ones + rest;
 }
 
-namespace {
-
-// The ones' sum of a classified chunk, its tail appended to `tail` (msm_split_ones).
 template <class Curve>
-Jacobian<Curve> ones_and_tail(const Affine<Curve>* d_bases, size_t n,
-                              const msm_detail::SplitCounts& counts, MsmWorkspace& ws,
-                              cudaStream_t stream, MsmTail<Curve>& tail) {
+Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const Fr* d_scalars, size_t n,
+                               const uint64_t* d_density, MsmWorkspace& ws, cudaStream_t stream,
+                               MsmTail<Curve>& tail) {
+  if (n == 0) return Jacobian<Curve>::identity();
+  check_scalar_count(n);
+  const msm_detail::SplitCounts counts = msm_detail::classify(d_scalars, n, d_density, ws, stream);
   if (tail.size + counts.tail > tail.capacity) {
     throw std::logic_error("gpu msm: a tail of " + std::to_string(tail.size + counts.tail) +
                            " entries past its room for " + std::to_string(tail.capacity));
@@ -145,28 +145,6 @@ Jacobian<Curve> ones_and_tail(const Affine<Curve>* d_bases, size_t n,
   return batch_add<Curve>(d_bases, ws.ones_bits.get(), n, ws, stream);
 }
 
-}  // namespace
-
-template <class Curve>
-Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const Fr* d_scalars, size_t n,
-                               const uint64_t* d_density, MsmWorkspace& ws, cudaStream_t stream,
-                               MsmTail<Curve>& tail) {
-  if (n == 0) return Jacobian<Curve>::identity();
-  check_scalar_count(n);
-  return ones_and_tail(d_bases, n, msm_detail::classify(d_scalars, n, d_density, ws, stream), ws,
-                       stream, tail);
-}
-
-template <class Curve>
-Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const CompactScalars& scalars,
-                               size_t n, const uint64_t* d_density, MsmWorkspace& ws,
-                               cudaStream_t stream, MsmTail<Curve>& tail) {
-  if (n == 0) return Jacobian<Curve>::identity();
-  check_scalar_count(n);
-  return ones_and_tail(d_bases, n, msm_detail::classify(scalars, n, d_density, ws, stream), ws,
-                       stream, tail);
-}
-
 #define CUZK_GPU_MSM_INSTANTIATE(C)                                                            \
   template Jacobian<C> msm_pippenger<C>(const Affine<C>*, const Fr*, const uint32_t*, size_t,  \
                                         MsmWorkspace&, cudaStream_t, unsigned, MsmStats*);     \
@@ -179,10 +157,7 @@ Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const CompactScalar
   template Jacobian<C> msm_split<C>(const Affine<C>*, const Fr*, size_t, const uint64_t*,      \
                                     MsmWorkspace&, cudaStream_t, MsmStats*);                   \
   template Jacobian<C> msm_split_ones<C>(const Affine<C>*, const Fr*, size_t, const uint64_t*, \
-                                         MsmWorkspace&, cudaStream_t, MsmTail<C>&);            \
-  template Jacobian<C> msm_split_ones<C>(const Affine<C>*, const CompactScalars&, size_t,      \
-                                         const uint64_t*, MsmWorkspace&, cudaStream_t,         \
-                                         MsmTail<C>&);
+                                         MsmWorkspace&, cudaStream_t, MsmTail<C>&);
 CUZK_GPU_MSM_INSTANTIATE(G1Curve)
 CUZK_GPU_MSM_INSTANTIATE(G2Curve)
 #undef CUZK_GPU_MSM_INSTANTIATE

@@ -116,17 +116,6 @@ struct MsmTail {
   size_t size = 0, capacity = 0;
 };
 
-// Scalars [j0, j0 + n) of a compact witness on the device (pce/compact_witness.hpp's layout:
-// aux j is 1 where its `ones` bit is set, values[rank[j / 64] + dense bits before j] where its
-// `dense` bit is, else 0), read without expanding them.
-struct CompactScalars {
-  const uint64_t* ones = nullptr;
-  const uint64_t* dense = nullptr;
-  const uint32_t* rank = nullptr;
-  const Fr* values = nullptr;
-  size_t j0 = 0;
-};
-
 // The 0/1 split of one chunk of a batched MSM: returns the sum of the bases whose scalar is 1,
 // and appends every other non-zero scalar with a copy of its base (gathered from d_bases) to
 // `tail`, so that the tails of all chunks are summed by one msm_pippenger (over tail.bases,
@@ -136,12 +125,6 @@ template <class Curve>
 Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const Fr* d_scalars, size_t n,
                                const uint64_t* d_density, MsmWorkspace& ws, cudaStream_t stream,
                                MsmTail<Curve>& tail);
-// The same over n scalars of a compact witness: nothing is expanded (at 32 GiB a chunk of 2^24
-// scalars is 512 MB of Fr written and read again per partition and section otherwise).
-template <class Curve>
-Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const CompactScalars& scalars,
-                               size_t n, const uint64_t* d_density, MsmWorkspace& ws,
-                               cudaStream_t stream, MsmTail<Curve>& tail);
 
 // The split MSM over n scalars in device memory. Without density (d_density null): scalar i
 // multiplies bases[i]; with it (packed 64-bit words as DensityTracker::words()): scalar i is used

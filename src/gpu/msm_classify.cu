@@ -21,40 +21,12 @@ __global__ void density_popcount_kernel(const uint64_t* __restrict__ density, si
     counts[k] = static_cast<uint32_t>(__popcll(density[k]));
 }
 
-// Where classify_kernel reads scalar i: a dense array, or a compact witness (0/1 by its bits,
-// the rest from its values). kind: 0 zero, 1 one, 2 anything else (then x holds it).
-struct DenseScalars {
-  const FrD* scalars;
-  __device__ __forceinline__ int kind(size_t i, FrD& x) const {
-    x = load_fr(scalars + i);
-    if (x == FrD::one()) return 1;
-    return x.is_zero() ? 0 : 2;
-  }
-};
-struct CompactSource {
-  const uint64_t* ones;
-  const uint64_t* dense;
-  const uint32_t* rank;
-  const FrD* values;
-  size_t j0;
-  __device__ __forceinline__ int kind(size_t i, FrD& x) const {
-    const size_t j = j0 + i, w = j / 64;
-    const uint64_t bit = uint64_t{1} << (j % 64);
-    const uint64_t d = dense[w];
-    if ((d & bit) != 0) {  // never 0 or 1 (pce/compact_witness.hpp)
-      x = load_fr(values + rank[w] + __popcll(d & (bit - 1)));
-      return 2;
-    }
-    return (ones[w] & bit) != 0 ? 1 : 0;
-  }
-};
-
 // Scalar i (used iff its density bit is set, when there is a density) goes to base
 // b = rank(i) (or i): 0 is dropped, 1 sets bit b of ones_bits, anything else is appended to the
 // tail (scalar, b) with one atomic per warp. counter[0] = tail length, counter[1] = ones.
 // The loop runs whole warps (bound checked inside) so that the ballots see every lane.
-template <class Source>
-__global__ void classify_kernel(Source source, size_t n, const uint64_t* __restrict__ density,
+__global__ void classify_kernel(const FrD* __restrict__ scalars, size_t n,
+                                const uint64_t* __restrict__ density,
                                 const uint32_t* __restrict__ word_offsets,
                                 uint32_t* __restrict__ ones_bits, FrD* __restrict__ tail_scalars,
                                 uint32_t* __restrict__ tail_index, uint32_t* __restrict__ counter) {
@@ -76,12 +48,12 @@ __global__ void classify_kernel(Source source, size_t n, const uint64_t* __restr
                static_cast<uint32_t>(__popcll(word & ((uint64_t{1} << bit) - 1)));
       }
       if (used) {
-        const int kind = source.kind(i, x);
-        if (kind == 1) {
+        x = load_fr(scalars + i);
+        if (x == FrD::one()) {
           is_one = true;
           atomicOr(&ones_bits[base / 32], 1u << (base % 32));
         } else {
-          is_tail = kind == 2;
+          is_tail = !x.is_zero();
         }
       }
     }
@@ -99,7 +71,8 @@ __global__ void classify_kernel(Source source, size_t n, const uint64_t* __restr
   }
 }
 
-// dst[i] = src[index[i]], elements of `words` words; a warp copies one element's words together.
+// dst[i] = src[index[i]], elements of `words` words, one word a thread (consecutive threads copy
+// consecutive words: the writes coalesce).
 __global__ void gather_words_kernel(const uint32_t* __restrict__ src,
                                     const uint32_t* __restrict__ index, size_t count,
                                     unsigned words, uint32_t* __restrict__ dst) {
@@ -121,11 +94,8 @@ void gather_words(const void* d_src, const uint32_t* d_index, size_t count, unsi
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
-namespace {
-
-template <class Source>
-SplitCounts classify_from(const Source& source, size_t n, const uint64_t* d_density,
-                          MsmWorkspace& ws, cudaStream_t s) {
+SplitCounts classify(const Fr* d_scalars, size_t n, const uint64_t* d_density, MsmWorkspace& ws,
+                     cudaStream_t s) {
   const size_t words64 = (n + 63) / 64;
   const size_t words32 = (n + 31) / 32;
   if (d_density != nullptr) {
@@ -142,30 +112,16 @@ SplitCounts classify_from(const Source& source, size_t n, const uint64_t* d_dens
   ws.counter.zero(s, 0, 2);
   ws.tail_scalars.reserve(n);
   ws.tail_index.reserve(n);
-  classify_kernel<Source><<<grid_for(n, kThreads), kThreads, 0, s>>>(
-      source, n, d_density, d_density != nullptr ? ws.word_offsets.get() : nullptr,
-      ws.ones_bits.get(), reinterpret_cast<FrD*>(ws.tail_scalars.get()), ws.tail_index.get(),
-      ws.counter.get());
+  classify_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(
+      reinterpret_cast<const FrD*>(d_scalars), n, d_density,
+      d_density != nullptr ? ws.word_offsets.get() : nullptr, ws.ones_bits.get(),
+      reinterpret_cast<FrD*>(ws.tail_scalars.get()), ws.tail_index.get(), ws.counter.get());
   CUZK_CUDA_CHECK_LAUNCH();
   uint32_t counts[2];
   CUZK_CUDA_CHECK(
       cudaMemcpyAsync(counts, ws.counter.get(), sizeof(counts), cudaMemcpyDeviceToHost, s));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
   return {counts[0], counts[1]};
-}
-
-}  // namespace
-
-SplitCounts classify(const Fr* d_scalars, size_t n, const uint64_t* d_density, MsmWorkspace& ws,
-                     cudaStream_t s) {
-  return classify_from(DenseScalars{reinterpret_cast<const FrD*>(d_scalars)}, n, d_density, ws, s);
-}
-
-SplitCounts classify(const CompactScalars& c, size_t n, const uint64_t* d_density, MsmWorkspace& ws,
-                     cudaStream_t s) {
-  return classify_from(
-      CompactSource{c.ones, c.dense, c.rank, reinterpret_cast<const FrD*>(c.values), c.j0}, n,
-      d_density, ws, s);
 }
 
 }  // namespace cuzk::gpu::msm_detail
