@@ -7,6 +7,9 @@ Scenarios (one ctest each):
   config       TOML typos, files that are not configuration files, sizes that round to nothing:
                exit 2 naming the file (and line), with --print-config too; `cuzk porep verify
                --c1 /dev/zero` refused
+  status_port  the HTTP port: a Range that overflows, thousands of ranges, too many or too large
+               headers, HEAD, and clients that send a header byte now and then while /metrics
+               is scraped
 
 Usage: daemon_input_test.py SCENARIO --daemon BIN --cuzk BIN --proto DIR
 Exit codes: 0 pass, 1 fail, 77 skip (no grpcio / grpc_tools; with CI=true a failure instead).
@@ -100,8 +103,133 @@ def scenario_config(ctx):
               f"exit {out.returncode}: {out.stderr[-300:]!r}")
 
 
+# ---------------------------------------------------------------------------------------------
+
+
+def http(port, request, read_limit=64 * MIB):
+    """The raw answer to `request` (bytes), read until the server closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=120) as s:
+        s.sendall(request.encode() if isinstance(request, str) else request)
+        out = b""
+        while len(out) < read_limit:
+            try:
+                chunk = s.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        return out
+
+
+def scrape(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=120) as r:
+        return r.status, r.read().decode()
+
+
+class Dribbler(threading.Thread):
+    """A client that opens a connection, sends a request line, then one header byte every
+    `every` seconds until the server closes it; then again, until stopped. It records the
+    status line of each answer it got."""
+
+    def __init__(self, port, every):
+        super().__init__(daemon=True)
+        self.port, self.every, self.stop, self.answers = port, every, threading.Event(), []
+
+    def run(self):
+        while not self.stop.is_set():
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=30) as s:
+                    s.sendall(b"GET /metrics HTTP/1.1\r\n")
+                    s.settimeout(self.every)
+                    while not self.stop.is_set():
+                        try:
+                            got = s.recv(4096)
+                            self.answers.append(got.split(b"\r\n")[0].decode(errors="replace"))
+                            break  # answered (408) or closed
+                        except socket.timeout:
+                            s.sendall(b"X")
+            except OSError:
+                time.sleep(self.every)
+
+
+def scenario_status_port(ctx):
+    """The status port under the probes of issue 29: the daemon stays up and /metrics keeps
+    answering."""
+    port = free_port()
+    d = dt.Daemon(ctx, "http", config=f'[daemon]\nstatus_listen = "127.0.0.1:{port}"')
+
+    def alive(what):
+        check(d.proc.poll() is None and d.stub.GetStatus(dt.pb.GetStatusRequest()) is not None and
+              scrape(port)[0] == 200, f"{what}: the daemon is up, gRPC and /metrics answer")
+
+    for path in ("/metrics", "/nope"):
+        r = http(port, f"GET {path} HTTP/1.1\r\nHost: x\r\nRange: bytes=0-99999999999999999999"
+                       "\r\n\r\n")
+        check(r.startswith(b"HTTP/1.1 416 "), f"Range past 2^63 on {path}: 416", repr(r[:200]))
+        alive(f"after that Range on {path}")
+
+    plain = http(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    body = plain.split(b"\r\n\r\n", 1)[1]
+    many = ",".join(["0-"] * 2000)  # 2,000 whole-body ranges in a 6 KB header
+    r = http(port, f"GET / HTTP/1.1\r\nHost: x\r\nRange: bytes={many}\r\n\r\n")
+    head, _, got = r.partition(b"\r\n\r\n")
+    check(r.startswith(b"HTTP/1.1 200 ") and got == body and b"multipart" not in head and
+          len(body) > 1000,
+          f"2,000 ranges: 200 with the whole {len(body)}-byte page once ({len(r)} bytes in all)",
+          repr(head[:300]))
+    check(b"Accept-Ranges: none" in http(port, "HEAD / HTTP/1.1\r\nHost: x\r\n\r\n"),
+          "HEAD says Accept-Ranges: none")
+
+    lines = "".join(f"X-H{i}: {i}\r\n" for i in range(100))
+    r = http(port, f"GET /metrics HTTP/1.1\r\nHost: x\r\n{lines}\r\n")
+    check(r.startswith(b"HTTP/1.1 431 ") and b"header lines" in r, "100 header lines: 431",
+          repr(r[:200]))
+    r = http(port, "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + "y" * (20 * KIB) + "\r\n\r\n")
+    check(r.startswith(b"HTTP/1.1 431 "), "a 20 KiB header: 431", repr(r[:200]))
+    hwm = d.proc_status("VmHWM")
+    with socket.create_connection(("127.0.0.1", port), timeout=120) as s:
+        s.sendall(b"GET /metrics HTTP/1.1\r\nX-Endless: ")
+        sent = 0
+        try:
+            while sent < 64 * MIB:  # a header that never ends: refused after 16 KiB
+                s.sendall(b"z" * 65536)
+                sent += 65536
+        except OSError:
+            pass
+    check(sent < 64 * MIB, f"a header that never ends: the connection is dropped after "
+          f"{sent / KIB:.0f} KiB sent")
+    grew = d.proc_status("VmHWM") - hwm
+    check(grew < 16 * MIB, f"... peak RSS grew {grew / KIB:.0f} KiB")
+    alive("after the header probes")
+
+    # Twelve clients, each sending a header byte every 0.2 s (a new connection when dropped),
+    # against 8 workers: every request head must arrive within 5 s, so each is dropped with 408
+    # and a scrape gets a worker behind them (before: each byte restarted httplib's 5 s read
+    # timeout, and 4 such clients held all 4 workers for as long as they went on).
+    dribblers = [Dribbler(port, 0.2) for _ in range(12)]
+    for t in dribblers:
+        t.start()
+    dt.wait_for("every dribbler to be answered", lambda: all(t.answers for t in dribblers),
+                timeout=300)
+    for i in range(3):
+        status, text = scrape(port)
+        check(status == 200 and "cuzk_uptime_seconds" in text,
+              f"scrape {i + 1} while 12 clients dribble: 200")
+    for t in dribblers:
+        t.stop.set()
+    for t in dribblers:
+        t.join(60)
+    answers = {a for t in dribblers for a in t.answers}
+    check(answers <= {"HTTP/1.1 408 Request Timeout", ""},
+          f"every dribbling client was answered 408 (or closed): {sorted(answers)}")
+    alive("after the dribblers")
+    d.stop_ok()
+
+
 SCENARIOS = {
     "config": scenario_config,
+    "status_port": scenario_status_port,
 }
 
 
