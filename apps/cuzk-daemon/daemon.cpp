@@ -17,12 +17,14 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "event_log.hpp"
 #include "job_watcher.hpp"
 #include "server/health.hpp"
 #include "server/metrics_http.hpp"
 #include "server/proving_service.hpp"
+#include "server/request_parse_status.hpp"
 #include "server/status_page.hpp"
 
 namespace cuzk::daemon {
@@ -213,6 +215,11 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> f;
+    f.push_back(std::make_unique<server::RequestParseStatusFactory>());
+    builder.experimental().SetInterceptorCreators(std::move(f));
+  }
   int tcp_port = 0;
   builder.AddListeningPort(config.listen.grpc_uri(), grpc::InsecureServerCredentials(),
                            config.listen.is_unix ? nullptr : &tcp_port);

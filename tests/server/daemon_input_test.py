@@ -10,6 +10,8 @@ Scenarios (one ctest each):
   status_port  the HTTP port: a Range that overflows, thousands of ranges, too many or too large
                headers, HEAD, and clients that send a header byte now and then while /metrics
                is scraped
+  requests     request_id idempotency against a different request, ids past the bound, unknown
+               job ids, strings that are not UTF-8 (raw protobuf)
 
 Usage: daemon_input_test.py SCENARIO --daemon BIN --cuzk BIN --proto DIR
 Exit codes: 0 pass, 1 fail, 77 skip (no grpcio / grpc_tools; with CI=true a failure instead).
@@ -227,9 +229,91 @@ def scenario_status_port(ctx):
     d.stop_ok()
 
 
+# ---------------------------------------------------------------------------------------------
+
+
+def raw_call(d, method, payload):
+    """A unary call with a hand-made request body (bytes a generated stub would refuse to
+    send); returns the grpc.RpcError or None."""
+    call = d.channel.unary_unary(f"/cuzk.v1.ProvingEngine/{method}",
+                                 request_serializer=None, response_deserializer=None)
+    return rpc_error(call, payload, timeout=60)
+
+
+def field(number, data):
+    """A length-delimited protobuf field (wire type 2) with a one-byte length."""
+    assert len(data) < 128
+    return bytes([number << 3 | 2, len(data)]) + data
+
+
+def scenario_requests(ctx):
+    """request_id idempotency compares the request; ids are bounded and never echoed past the
+    bound; unknown job ids are NOT_FOUND; strings that are not UTF-8 are INVALID_ARGUMENT."""
+    d = dt.Daemon(ctx, "requests")
+    pb = dt.pb
+    porep = dict(proof_kind=pb.POREP_SEAL_COMMIT, sector_size=2 * KIB,
+                 registered_proof=dt.REG_2KIB_V1_1, vanilla_proof=b"nope")
+    first = d.stub.SubmitProof(pb.SubmitProofRequest(request_id="same", **porep)).job_id
+    again = d.stub.SubmitProof(pb.SubmitProofRequest(request_id="same", priority=pb.HIGH,
+                                                     **porep)).job_id
+    check(again == first, "the same request again (another priority): the same job")
+    winning = pb.SubmitProofRequest(request_id="same", proof_kind=pb.WINNING_POST,
+                                    sector_size=2 * KIB, vanilla_proofs=[b"nope"])
+    other_payload = pb.SubmitProofRequest(request_id="same", **dict(porep, vanilla_proof=b"nope!"))
+    for label, request in [("another proof kind", winning), ("another payload", other_payload)]:
+        e = rpc_error(d.stub.SubmitProof, request)
+        check(e is not None and e.code() == dt.grpc.StatusCode.ALREADY_EXISTS and
+              first in e.details() and "new request_id" in e.details(),
+              f"request_id 'same' with {label}: ALREADY_EXISTS naming {first}", str(e))
+
+    log_before = os.path.getsize(d.log_path)
+    for n, code in [(256, None), (257, "INVALID_ARGUMENT"), (16 * MIB, "INVALID_ARGUMENT")]:
+        request = pb.SubmitProofRequest(request_id="i" * n, **porep)
+        e = rpc_error(d.stub.SubmitProof, request, timeout=120)
+        if code is None:
+            check(e is None, f"a request_id of {n} bytes is taken", str(e))
+        else:
+            check(e is not None and e.code().name == code and
+                  f"request_id is {n} bytes; ids are at most 256" in e.details() and
+                  len(e.details()) < 200, f"a request_id of {n} bytes: {code}, not quoted back",
+                  str(e)[:300])
+    grew = os.path.getsize(d.log_path) - log_before
+    check(grew < 8 * KIB, f"... the log grew {grew} bytes (a 16 MiB id was logged twice)")
+
+    e = rpc_error(d.stub.AwaitProof, pb.AwaitProofRequest(job_id="job-nope", timeout_ms=100))
+    check(e is not None and e.code() == dt.grpc.StatusCode.NOT_FOUND and "job-nope" in e.details(),
+          "AwaitProof of an unknown id: NOT_FOUND (as CancelProof)", str(e))
+    huge = "j" * MIB
+    for label, call, request in [
+            ("AwaitProof", d.stub.AwaitProof, pb.AwaitProofRequest(job_id=huge, timeout_ms=1)),
+            ("CancelProof", d.stub.CancelProof, pb.CancelProofRequest(job_id=huge)),
+            ("PreloadSRS", d.stub.PreloadSRS, pb.PreloadSrsRequest(circuit_id="c" * 64 * KIB)),
+            ("EvictSRS", d.stub.EvictSRS, pb.EvictSrsRequest(circuit_id="c" * 64 * KIB))]:
+        e = rpc_error(call, request, timeout=60)
+        check(e is not None and e.code() == dt.grpc.StatusCode.INVALID_ARGUMENT and
+              "ids are at most 256" in e.details() and len(e.details()) < 200,
+              f"{label} with an id past 256 bytes: INVALID_ARGUMENT, not quoted back",
+              str(e)[:300])
+
+    not_utf8 = b"\xff\xfe"
+    for method, payload in [
+            ("SubmitProof", field(1, not_utf8) + bytes([2 << 3, 1]) + field(6, b"nope")),
+            ("AwaitProof", field(1, not_utf8)),
+            ("CancelProof", field(1, not_utf8)),
+            ("PreloadSRS", field(1, not_utf8)),
+            ("SubmitProof", b"\x0a\xff\xff\xff")]:  # a length past the end: not protobuf at all
+        e = raw_call(d, method, payload)
+        check(e is not None and e.code() == dt.grpc.StatusCode.INVALID_ARGUMENT and
+              f"{method}: the request does not parse" in e.details() and "UTF-8" in e.details(),
+              f"{method} with {payload[:6]!r}...: INVALID_ARGUMENT saying why", str(e))
+    check(d.stub.GetStatus(pb.GetStatusRequest()) is not None, "the daemon still serves")
+    d.stop_ok()
+
+
 SCENARIOS = {
     "config": scenario_config,
     "status_port": scenario_status_port,
+    "requests": scenario_requests,
 }
 
 

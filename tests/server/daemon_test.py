@@ -260,9 +260,9 @@ def scenario_basic(ctx):
     except urllib.error.HTTPError as e:
         check(e.code == 404, "HTTP GET /nope: 404")
 
-    r = d.stub.AwaitProof(pb.AwaitProofRequest(job_id="job-nope", timeout_ms=100))
-    check(status_name(r) == "FAILED" and "job-nope" in r.error_message,
-          "AwaitProof of an unknown id: FAILED naming it", r.error_message)
+    e = rpc_error(d.stub.AwaitProof, pb.AwaitProofRequest(job_id="job-nope", timeout_ms=100))
+    check(e is not None and e.code() == grpc.StatusCode.NOT_FOUND and "job-nope" in e.details(),
+          "AwaitProof of an unknown id: NOT_FOUND naming it", str(e))
     e = rpc_error(d.stub.CancelProof, pb.CancelProofRequest(job_id="job-nope"))
     check(e is not None and e.code() == grpc.StatusCode.NOT_FOUND and "job-nope" in e.details(),
           "CancelProof of an unknown id: NOT_FOUND", str(e))
@@ -736,9 +736,10 @@ def scenario_restart(ctx):
     log = again.log_text()
     check(log.count("event=job_resumed") == len(left), f"the next daemon resumes all {len(left)}",
           log[-3000:])
-    lost = await_final(again.stub, running, 30)
-    check(status_name(lost) == "FAILED" and "unknown job id" in lost.error_message,
-          "the job that was in memory is unknown to the new daemon", lost.error_message)
+    lost = rpc_error(await_final, again.stub, running, 30)
+    check(lost is not None and lost.code() == grpc.StatusCode.NOT_FOUND and
+          "unknown job id" in lost.details(),
+          "the job that was in memory is unknown to the new daemon (NOT_FOUND)", str(lost))
     dup = again.stub.SubmitProof(porep_request(ctx, ids[left[1]], vanilla_proof=big), timeout=120)
     check(dup.job_id == left[1], "resubmitting a resumed request_id returns its job",
           f"{dup.job_id} vs {left[1]}")
