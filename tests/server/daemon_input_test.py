@@ -12,6 +12,8 @@ Scenarios (one ctest each):
                is scraped
   requests     request_id idempotency against a different request, ids past the bound, unknown
                job ids, strings that are not UTF-8 (raw protobuf)
+  signals      SIGPIPE, SIGHUP, two daemons on one socket path / TCP port / spool directory, a
+               spool directory that cannot be used
 
 Usage: daemon_input_test.py SCENARIO --daemon BIN --cuzk BIN --proto DIR
 Exit codes: 0 pass, 1 fail, 77 skip (no grpcio / grpc_tools; with CI=true a failure instead).
@@ -310,10 +312,168 @@ def scenario_requests(ctx):
     d.stop_ok()
 
 
+# ---------------------------------------------------------------------------------------------
+
+
+def listening(log_path):
+    with open(log_path) as f:
+        return "daemon_listening" in f.read()
+
+
+def scenario_signals(ctx):
+    """SIGPIPE is ignored, SIGHUP drains as SIGTERM does (README); one socket path, one TCP port
+    and one spool directory serve one daemon; a spool directory that cannot be used stops the
+    start."""
+    pb = dt.pb
+    # SIGPIPE: the daemon's stderr is a pipe whose reader goes away, then it logs.
+    sock = os.path.join(tempfile.mkdtemp(prefix="pipe-", dir=ctx.tmp), "cuzk.sock")
+    cfg = write(os.path.join(ctx.tmp, "pipe.toml"),
+                f'[daemon]\nlisten = "unix://{sock}"\n[gpus]\nbackend = "cpu"\n'
+                f'[memory]\ntotal_budget = "3GiB"\n[srs]\nparam_cache = "{ctx.params}"\n')
+    proc = subprocess.Popen([ctx.daemon, "--config", cfg], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        seen = b""
+        while b"daemon_listening" not in seen:
+            line = proc.stdout.readline()
+            if not line:
+                raise Failure(f"the daemon exited {proc.wait()} before listening: {seen!r}")
+            seen += line
+        proc.stdout.close()  # the reader goes away
+        with dt.grpc.insecure_channel("unix://" + sock) as ch:
+            stub = dt.pbg.ProvingEngineStub(ch)
+            for i in range(3):  # job_submitted, job_finished: writes into the broken pipe
+                job = stub.SubmitProof(pb.SubmitProofRequest(
+                    request_id=f"pipe-{i}", proof_kind=pb.WINNING_POST, sector_size=2 * KIB,
+                    vanilla_proofs=[b"nope"])).job_id
+                r = dt.await_final(stub, job, 60)
+            check(dt.status_name(r) == "FAILED" and proc.poll() is None and
+                  stub.GetStatus(pb.GetStatusRequest()) is not None,
+                  "logging into a pipe nobody reads: the daemon lives on (SIGPIPE ignored)",
+                  f"exit {proc.poll()}")
+        proc.send_signal(signal.SIGTERM)
+        check(proc.wait(timeout=120) == 0, "... and exits 0 on SIGTERM")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+    # SIGHUP: the drain of SIGTERM (shutdown = "cancel": the held job's client is told).
+    d = dt.Daemon(ctx, "hup", config="""
+        [daemon]
+        shutdown = "cancel"
+        [scheduler]
+        max_batch_size = 8
+        max_batch_wait_ms = 600000
+        """)
+    job = d.stub.SubmitProof(pb.SubmitProofRequest(
+        request_id="hup", proof_kind=pb.WINNING_POST, sector_size=2 * KIB,
+        vanilla_proofs=[b"nope"])).job_id
+    check(dt.queue(d.stub, "winning") == (1, 0), "a job held pending by the batch collector")
+    d.proc.send_signal(signal.SIGHUP)
+    rc = d.proc.wait(timeout=120)
+    d.log.close()
+    log = d.log_text()
+    order = [log.find(s) for s in ("event=shutdown_started signal=SIGHUP mode=cancel",
+                                   f"event=job_finished job_id={job}", "event=daemon_stopped")]
+    check(rc == 0 and all(i >= 0 for i in order) and order == sorted(order) and
+          "state=cancelled" in log, "SIGHUP drains as SIGTERM: shutdown_started, the held job "
+          "cancelled, daemon_stopped; exit 0", f"exit {rc}\n{log[-1500:]}")
+
+    # Two daemons started together on one socket path: one serves, the other says why.
+    for trial in range(3):
+        base = tempfile.mkdtemp(prefix=f"pair-{trial}-", dir=ctx.tmp)
+        sock = os.path.join(base, "cuzk.sock")
+        cfg = write(os.path.join(base, "cuzk.toml"),
+                    f'[daemon]\nlisten = "unix://{sock}"\n[gpus]\nbackend = "cpu"\n'
+                    f'[memory]\ntotal_budget = "3GiB"\n')
+        logs = [open(os.path.join(base, f"d{i}.log"), "w") for i in range(2)]
+        pair = [subprocess.Popen([ctx.daemon, "--config", cfg], stdout=logs[i],
+                                 stderr=subprocess.STDOUT) for i in range(2)]
+        try:
+            dt.wait_for("one of the two to exit", lambda: any(p.poll() is not None for p in pair),
+                        timeout=60)
+            loser = 0 if pair[0].poll() is not None else 1
+            winner = 1 - loser
+            text = open(logs[loser].name).read()
+            check(pair[loser].returncode == 1 and f"another cuzk-daemon is using {sock}" in text,
+                  f"trial {trial}: the second daemon on {os.path.basename(sock)} exits 1 saying "
+                  "another holds it", f"exit {pair[loser].returncode}: {text[-500:]}")
+            dt.wait_for("the other to listen", lambda: listening(logs[winner].name), timeout=60)
+            with dt.grpc.insecure_channel("unix://" + sock) as ch:
+                st = dt.pbg.ProvingEngineStub(ch).GetStatus(pb.GetStatusRequest(), timeout=30)
+            check(pair[winner].poll() is None and st is not None, "... and the first one serves")
+            pair[winner].send_signal(signal.SIGTERM)
+            check(pair[winner].wait(timeout=120) == 0, "... until SIGTERM (exit 0)")
+        finally:
+            for p in pair:
+                if p.poll() is None:
+                    p.kill()
+            for f in logs:
+                f.close()
+
+    # One TCP port: gRPC's default SO_REUSEPORT let a second daemon bind it too.
+    port = free_port()
+    base = tempfile.mkdtemp(prefix="tcp-", dir=ctx.tmp)
+    cfg = write(os.path.join(base, "cuzk.toml"),
+                f'[daemon]\nlisten = "127.0.0.1:{port}"\n[gpus]\nbackend = "cpu"\n'
+                f'[memory]\ntotal_budget = "3GiB"\n')
+    with open(os.path.join(base, "first.log"), "w") as log:
+        first = subprocess.Popen([ctx.daemon, "--config", cfg], stdout=log,
+                                 stderr=subprocess.STDOUT)
+    try:
+        dt.wait_for("the first daemon to listen", lambda: listening(log.name), timeout=60)
+        out = run_daemon(ctx, "--config", cfg)
+        check(out.returncode == 1 and "listen_failed" in out.stderr,
+              f"a second daemon on TCP port {port}: exit 1 (listen_failed)",
+              f"exit {out.returncode}: {out.stderr[-500:]}")
+        first.send_signal(signal.SIGTERM)
+        check(first.wait(timeout=120) == 0, "the first one serves on, then exits 0 on SIGTERM")
+    finally:
+        if first.poll() is None:
+            first.kill()
+
+    # One spool directory: a second daemon on it refuses to start (it resumed and proved the
+    # first one's queued jobs, whose clients got FAILED).
+    spool = os.path.join(ctx.tmp, "shared-spool")
+    a = dt.Daemon(ctx, "spool-a", config=f'[spool]\ndir = "{spool}"')
+    b_dir = tempfile.mkdtemp(prefix="cuzk-spool-b-", dir=ctx.tmp)
+    b_cfg = write(os.path.join(b_dir, "cuzk.toml"),
+                  open(a.config_path).read().replace(a.sock, os.path.join(b_dir, "cuzk.sock")))
+    out = run_daemon(ctx, "--config", b_cfg)
+    check(out.returncode == 1 and f"[spool] dir {spool} is in use by another cuzk-daemon" in
+          out.stderr, "a second daemon on the same spool directory: exit 1 saying so",
+          f"exit {out.returncode}: {out.stderr[-500:]}")
+    a.stop_ok()
+
+    # A spool directory that cannot be used: an error at start, not jobs silently not resumed.
+    not_dir = write(os.path.join(ctx.tmp, "spool-file"), "not a directory")
+    unreadable = os.path.join(ctx.tmp, "spool-unreadable")
+    os.mkdir(unreadable, 0o000)
+    # Root reads any directory: run that daemon without CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH.
+    wrap = (["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+            if os.geteuid() == 0 else [])
+    for label, path, expect, prefix in [
+            ("a file", not_dir, "cannot create it", []),
+            ("a directory it may not read", unreadable, "cannot be read", wrap)]:
+        base = tempfile.mkdtemp(prefix="spool-bad-", dir=ctx.tmp)
+        os.chmod(base, 0o755)
+        cfg = write(os.path.join(base, "cuzk.toml"),
+                    f'[daemon]\nlisten = "unix://{base}/cuzk.sock"\n[gpus]\nbackend = "cpu"\n'
+                    f'[memory]\ntotal_budget = "3GiB"\n[spool]\ndir = "{path}"\n')
+        os.chmod(cfg, 0o644)
+        out = subprocess.run([*prefix, ctx.daemon, "--config", cfg], capture_output=True,
+                             text=True, timeout=120)
+        check(out.returncode == 1 and "engine_failed" in out.stderr and
+              f"[spool] dir {path}: {expect}" in out.stderr,
+              f"[spool] dir is {label}: exit 1, engine_failed saying {expect!r}",
+              f"exit {out.returncode}: {out.stderr[-500:]}")
+
+
 SCENARIOS = {
     "config": scenario_config,
     "status_port": scenario_status_port,
     "requests": scenario_requests,
+    "signals": scenario_signals,
 }
 
 

@@ -281,7 +281,7 @@ def scenario_basic(ctx):
 
     second = subprocess.run([ctx.daemon, "--config", d.config_path], capture_output=True,
                             text=True, timeout=60)
-    check(second.returncode == 1 and "another process is listening" in second.stderr,
+    check(second.returncode == 1 and f"another cuzk-daemon is using {sock}" in second.stderr,
           "a second daemon on the live socket exits 1 and says why",
           f"exit {second.returncode}: {second.stderr[-500:]}")
     check(stat.S_ISSOCK(os.stat(sock).st_mode), "... and leaves the first one's socket alone")
