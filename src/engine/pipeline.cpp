@@ -271,6 +271,9 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     prover_queue.erase(best);
     work_cv.notify_all();  // room in the lookahead: a synthesis worker may take a partition
     const std::shared_ptr<Job> job = item.job;
+    if (faults && !is_final(job->state) && faults->hit(FaultSite::kHoldProve)) {
+      done_cv.wait(lock, [&] { return is_final(job->state); });  // tests' hold: until cancelled
+    }
     if (is_final(job->state)) {
       item.reservation.reset();
       if (--job->in_flight == 0) release_job_resources(job);
