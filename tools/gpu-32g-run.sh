@@ -4,7 +4,8 @@
 #
 #   here:  tools/gpu-32g-run.sh --pack   build build-gpu (CUDA, with the daemon) and copy cuzk,
 #                                        cuzk-daemon, cuzk-bench, gpu_tests (stripped, static
-#                                        libstdc++/cudart) and the daemon's Debian .so files (lib/)
+#                                        cudart) and the daemon's Debian .so files (lib/; the C++
+#                                        runtime is the machine's)
 #                                        into build-gpu-dist/, gzipped into build-gpu-z/ (carry
 #                                        that: the plain folder is past 64 MiB)
 #   there: tools/gpu-32g-run.sh small    device tests (the capped ones too); 2 KiB and 8 MiB test

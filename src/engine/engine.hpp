@@ -110,8 +110,13 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   // Never throws for bad job input: such a job exists and FAILS with the reason. Throws
-  // NotServingError only when the engine is shutting down or has no prover.
+  // NotServingError when the engine is shutting down or has no prover. A request_id already
+  // given returns its job (duplicate) when the request is the same (request_digest: kind and
+  // every field but the priority), else throws RequestIdConflictError.
   SubmitResult submit(ProofRequest request);
+
+  // Whether `job_id` names a job the engine still knows (a finished one until its TTL passes).
+  bool has_job(const std::string& job_id) const;
 
   // The job's result once it is final, or nullopt when `timeout` passes first (zero: wait
   // forever). An unknown id returns a FAILED result naming it.

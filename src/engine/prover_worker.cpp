@@ -69,6 +69,10 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     const auto best = next_item_for(w);
     if (best == prover_queue.end()) return;
     ProverItem item = take_item(best);
+    if (faults && !is_final(item.job->state) && faults->hit(FaultSite::kHoldProve)) {
+      // tests' hold: until cancelled
+      done_cv.wait(lock, [&] { return is_final(item.job->state); });
+    }
     if (is_final(item.job->state)) {
       drop_item(item);
       continue;

@@ -129,6 +129,14 @@ class NotServingError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A request_id already names a job whose request differs from this one (another kind or another
+// payload): returning that job would hand one client another request's proof (issue 29: a
+// WinningPoSt request got a WindowPoSt proof). The message names the earlier job.
+class RequestIdConflictError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 // A known circuit whose parameter file is not in the parameter cache (fetch it, or fix
 // param_cache); other refusals of preload_srs / evict_srs are plain std::invalid_argument.
 class MissingParametersError : public std::invalid_argument {
