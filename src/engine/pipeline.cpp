@@ -28,7 +28,10 @@ bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadl
   const auto next = scheduler.next(Clock::now(), stopping, deadline,
                                    prover_queue.size() + partitions_synthesizing < ahead, take);
   if (!next) return false;
-  if (!next->prepare) ++partitions_synthesizing;
+  if (!next->prepare) {
+    ++partitions_synthesizing;
+    ++next->job->synthesizing;
+  }
   task->job = next->job;
   task->prepare = next->prepare;
   task->partition = next->partition;
@@ -204,6 +207,7 @@ void Engine::Impl::run_prepare(Task& task) {
 void Engine::Impl::partition_abandoned(const std::shared_ptr<Job>& job) {
   std::lock_guard<std::mutex> lock(mu);
   --partitions_synthesizing;
+  --job->synthesizing;
   if (--job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
 }
 
@@ -215,6 +219,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
     std::lock_guard<std::mutex> lock(mu);
     if (is_final(job->state)) {
       --partitions_synthesizing;
+      --job->synthesizing;
       if (--job->in_flight == 0) release_job_resources(job);
       return;
     }
@@ -242,6 +247,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   } catch (const std::exception& e) {
     std::lock_guard<std::mutex> lock(mu);
     --partitions_synthesizing;
+    --job->synthesizing;
     --job->in_flight;
     fail(job, "partition " + std::to_string(k) + " synthesis: " + e.what());
     if (job->in_flight == 0) release_job_resources(job);
@@ -254,6 +260,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
                   {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
   std::lock_guard<std::mutex> lock(mu);
   --partitions_synthesizing;  // its place in the lookahead was taken when it was handed out
+  --job->synthesizing;
   if (is_final(job->state)) {
     if (--job->in_flight == 0) release_job_resources(job);
     work_cv.notify_all();
@@ -263,103 +270,6 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   queue_cv.notify_all();
   span.phase("queued", t1, Clock::now());
   span.succeeded();
-}
-
-std::deque<ProverItem>::iterator Engine::Impl::next_item_for(const ProverWorker& w) {
-  // The highest priority first, then the order they were synthesized in: a WinningPoSt
-  // partition is proved next, at the next partition boundary of the GPU.
-  auto best = prover_queue.end();
-  for (auto it = prover_queue.begin(); it != prover_queue.end(); ++it) {
-    if (it->not_on == w.name) continue;
-    if (best == prover_queue.end() || it->job->priority > best->job->priority) best = it;
-  }
-  return best;
-}
-
-void Engine::Impl::prover_loop(ProverWorker& w) {
-  std::unique_lock<std::mutex> lock(mu);
-  for (;;) {
-    queue_cv.wait(lock, [&] {
-      return !w.out_of_rotation.empty() || next_item_for(w) != prover_queue.end() ||
-             (stopping && scheduler.empty() && prover_queue.empty());
-    });
-    if (!w.out_of_rotation.empty()) return;  // its thread ends; the others take the queue
-    const auto best = next_item_for(w);
-    if (best == prover_queue.end()) return;
-    ProverItem item = std::move(*best);
-    prover_queue.erase(best);
-    work_cv.notify_all();  // room in the lookahead: a synthesis worker may take a partition
-    const std::shared_ptr<Job> job = item.job;
-    if (is_final(job->state)) {
-      item.reservation.reset();
-      if (--job->in_flight == 0) release_job_resources(job);
-      continue;
-    }
-    w.current_job = job->id;
-    w.current_kind = job->kind_label;
-    if (job->assigned_gpu.empty()) job->assigned_gpu = w.name;
-    lock.unlock();
-    // On the prover from here (a circuit switch's cache drop included) to its result.
-    const auto taken = Clock::now();
-    job->phases.begin(PhaseClock::Activity::kProve, taken);
-
-    const LoadedSrs& srs_ref = **item.srs;
-    if (w.gpu && w.last_circuit != srs_ref.circuit_id) {
-      // One SRS resident per device: switching circuits drops the previous device copy.
-      w.backend->drop_caches();
-      srs.dropped_from_device(w.name);
-      w.last_circuit = srs_ref.circuit_id;
-    }
-    auto span = history.open(w.name, *job, static_cast<int>(item.index), "prove");
-    if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, true));
-    const auto t0 = Clock::now();
-    Attempt attempt;
-    const bool requeue = prove_with_retries(w, item, &attempt);
-    const auto t1 = Clock::now();
-    job->phases.end(PhaseClock::Activity::kProve, t1);
-    const double prove_s = seconds_between(t0, t1);
-    if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id, w.name);
-    if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false));
-    if (attempt.ok()) {
-      span.prover_phases(attempt.started, attempt.timing);
-      if (config.verify_proofs) span.phase("verify", attempt.verify_started, attempt.verify_ended);
-      span.succeeded();
-    }
-    if (!requeue) {
-      item.partition.reset();
-      item.reservation.reset();
-    }
-    metrics.add("cuzk_prover_busy_seconds_total", {{"worker", w.name}}, prove_s);
-    lock.lock();
-    w.busy_s += prove_s;
-    w.current_job.clear();
-    w.current_kind.clear();
-    if (!attempt.ok()) consider_rotation(w, attempt.error);
-    if (requeue) {  // for another worker: in flight still
-      // The others may have left the rotation since the retry chose to move it (it decided
-      // without the lock held): then whoever is left, this worker included, takes it.
-      if (!another_in_rotation(w)) item.not_on.clear();
-      prover_queue.push_back(std::move(item));
-      queue_cv.notify_all();
-      continue;
-    }
-    --job->in_flight;
-    const unsigned k = item.index;
-    if (!attempt.ok()) {
-      std::string reason = "partition " + std::to_string(k) + " failed " +
-                           std::to_string(item.failures.size()) + " times: ";
-      for (size_t i = 0; i < item.failures.size(); ++i)
-        reason += (i == 0 ? "" : "; then ") + item.failures[i];
-      fail(job, reason);
-    } else if (!is_final(job->state)) {
-      metrics.observe("cuzk_partition_phase_seconds",
-                      {{"kind", job->kind_label}, {"phase", "prove"}}, prove_s);
-      metrics.add("cuzk_partitions_total", {{"kind", job->kind_label}}, 1);
-      job->partition_proofs[k] = std::move(attempt.proof);
-      if (++job->done_partitions == job->partitions) finish(job, JobState::kCompleted, "");
-    }
-    if (job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
-  }
 }
 
 void Engine::Impl::start() {

@@ -1,6 +1,7 @@
 // A proof kind for engine tests: a small random circuit (tests/groth16/random_circuit.hpp) whose
 // payload "P,M" asks for P partitions, each synthesized in about M ms, so scheduling can be
-// observed with real proofs in milliseconds; "P,M,D" also spends D ms in preparation. With
+// observed with real proofs in milliseconds; "P,M,D" also spends D ms in preparation; "P,M,D,1"
+// gives partition k its own witness (distinct_witness(k)) of the same recorded circuit. With
 // Gates, " prepare=<g>" in the payload holds its preparation at gate <g>, and " synthesis=<g>"
 // holds partition k at gate "<g>/<k>", until the test opens them: what a test needs to happen
 // while a job prepares or synthesizes is then an event, not a race with a sleep. It serves
@@ -65,6 +66,11 @@ class SynthesisLog {
   int live_ = 0, max_live_ = 0;
 };
 
+// Partition k's circuit of a job whose partitions have distinct witnesses.
+inline testing::RandomCircuit distinct_witness(unsigned k) {
+  return testing::RandomCircuit(kFakeConstraints, 2, kFakeCircuitSeed, 5000 + k);
+}
+
 // Named latches a test opens. A thread that passes a gate is counted as arrived, then waits until
 // the gate is open (open gates stay open).
 class Gates {
@@ -117,6 +123,8 @@ class CountedCircuit final : public Circuit {
  public:
   explicit CountedCircuit(SynthesisLog* log)
       : log_(log), inner_(kFakeConstraints, 2, kFakeCircuitSeed) {}
+  CountedCircuit(SynthesisLog* log, testing::RandomCircuit inner)
+      : log_(log), inner_(std::move(inner)) {}
   ~CountedCircuit() override { log_->circuit_gone(); }
   void synthesize(ConstraintSystem& cs) const override { inner_.synthesize(cs); }
   std::vector<Fr> public_inputs() const { return inner_.public_inputs(); }
@@ -129,13 +137,14 @@ class CountedCircuit final : public Circuit {
 class FakeJob final : public PreparedJob {
  public:
   FakeJob(unsigned partitions, unsigned ms, std::string tag, SynthesisLog* log,
-          Gates* gates = nullptr, std::string gate = "")
+          Gates* gates = nullptr, std::string gate = "", bool distinct = false)
       : partitions_(partitions),
         ms_(ms),
         tag_(std::move(tag)),
         log_(log),
         gates_(gates),
-        gate_(std::move(gate)) {}
+        gate_(std::move(gate)),
+        distinct_(distinct) {}
   unsigned partitions() const override { return partitions_; }
   uint64_t resident_bytes() const override { return 1000; }
   PartitionCircuit partition(unsigned k) const override {
@@ -143,7 +152,8 @@ class FakeJob final : public PreparedJob {
     log_->circuit_born();  // the CountedCircuit below reports its end
     if (gates_ != nullptr && !gate_.empty()) gates_->pass(gate_ + "/" + std::to_string(k));
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
-    auto circuit = std::make_unique<CountedCircuit>(log_);
+    auto circuit = distinct_ ? std::make_unique<CountedCircuit>(log_, distinct_witness(k))
+                             : std::make_unique<CountedCircuit>(log_);
     PartitionCircuit out;
     out.public_inputs = circuit->public_inputs();
     out.circuit = std::move(circuit);
@@ -156,6 +166,7 @@ class FakeJob final : public PreparedJob {
   SynthesisLog* log_;
   Gates* gates_;
   std::string gate_;
+  bool distinct_;
 };
 
 class FakeHandler final : public CircuitHandler {
@@ -180,8 +191,9 @@ class FakeHandler final : public CircuitHandler {
 
   std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool&) const override {
     const std::string payload(r.vanilla_proof.begin(), r.vanilla_proof.end());
-    unsigned partitions = 0, ms = 0, prepare_ms = 0;
-    const int n = std::sscanf(payload.c_str(), "%u,%u,%u", &partitions, &ms, &prepare_ms);
+    unsigned partitions = 0, ms = 0, prepare_ms = 0, distinct = 0;
+    const int n =
+        std::sscanf(payload.c_str(), "%u,%u,%u,%u", &partitions, &ms, &prepare_ms, &distinct);
     if (n < 2 || partitions == 0) {
       throw std::invalid_argument("fake: malformed payload \"" + payload + "\"");
     }
@@ -191,7 +203,7 @@ class FakeHandler final : public CircuitHandler {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(prepare_ms));
     return std::make_unique<FakeJob>(partitions, ms, r.request_id, log_, gates_,
-                                     payload_option(payload, "synthesis"));
+                                     payload_option(payload, "synthesis"), distinct != 0);
   }
 
   std::optional<BlankCircuit> blank_circuit(const std::string& id) const override {
@@ -226,8 +238,9 @@ class FakeHandler final : public CircuitHandler {
 };
 
 // How many of a completed job's partition proofs verify under the fake circuit's own key (the
-// oracle of the engine tests: the verifier here, not the engine's check).
-inline size_t verifying_proofs(const JobResult& r) {
+// oracle of the engine tests: the verifier here, not the engine's check); `distinct`: partition
+// k for distinct_witness(k)'s public inputs.
+inline size_t verifying_proofs(const JobResult& r, bool distinct = false) {
   static const auto pvk = [] {
     ThreadPool pool(1);
     const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
@@ -240,8 +253,12 @@ inline size_t verifying_proofs(const JobResult& r) {
   if (!proofs) return 0;
   const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
   size_t n = 0;
-  for (const auto& p : *proofs)
-    n += groth16::verify_proof(pvk, p, circuit.public_inputs()) ? 1 : 0;
+  for (size_t k = 0; k < proofs->size(); ++k) {
+    const std::vector<Fr> inputs = distinct
+                                       ? distinct_witness(static_cast<unsigned>(k)).public_inputs()
+                                       : circuit.public_inputs();
+    n += groth16::verify_proof(pvk, (*proofs)[k], inputs) ? 1 : 0;
+  }
   return n;
 }
 

@@ -275,8 +275,11 @@ def scenario(ctx, browser, artifacts):
           == t["total_ms"], f"its phases add up to total_ms ({t})")
     prove = [s for s in mine if s["lane"] == "cpu:0"][0]
     dur = (prove["end_s"] - prove["start_s"]) * 1e3
-    check(t["gpu_compute_ms"] - 2 <= dur <= t["gpu_compute_ms"] + 500,
-          f"its prover span ({dur:.1f} ms) covers gpu_compute_ms ({t['gpu_compute_ms']})")
+    # Within the job's life: no fixed slack, which a loaded machine (ctest -j) could exceed; the
+    # 2 ms below are the phase clock's rounding and the span opening after the prover took it.
+    check(t["gpu_compute_ms"] - 2 <= dur <= t["total_ms"] + 1,
+          f"its prover span ({dur:.1f} ms) covers gpu_compute_ms ({t['gpu_compute_ms']}) "
+          f"within the job's total ({t['total_ms']} ms)")
     phases = [p["phase"] for p in prove["phases"]]
     check(phases[-1] == "verify" and "msm" in phases and "h_chain" in phases and
           all(a["end_s"] <= b["start_s"] + 1e-6 for a, b in
