@@ -166,7 +166,8 @@ TEST(DeviceMemoryPlan, Porep32gBatchSizes) {
   const uint64_t words = (s.aux + 63) / 64;
   EXPECT_EQ(compact_witness_bytes(s), 2 * words * 8 + words * 4 + s.witness_values * 32);
   const uint64_t per_partition = compact_witness_bytes(s) + batch_tail_bytes(s);
-  EXPECT_EQ(batch_tail_bytes(s), tail_scalars_offset(s.witness_values, 200) + s.witness_values * 32);
+  EXPECT_EQ(batch_tail_bytes(s),
+            tail_scalars_offset(s.witness_values, 200) + s.witness_values * 32);
   EXPECT_EQ(plan_device_memory(s, 16 * kGiB, true).batch_partitions, 12u);
   EXPECT_EQ(plan_device_memory(s, 24 * kGiB, true).batch_partitions, 16u);
   EXPECT_EQ(plan_device_memory(s, 80 * kGiB, true).batch_partitions, 16u);
