@@ -20,6 +20,7 @@
 #include "filecoin/sha256.hpp"
 #include "groth16/bellperson_format.hpp"
 #include "util/bounded_json.hpp"
+#include "util/text.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::filecoin {
@@ -194,6 +195,12 @@ std::filesystem::path default_parameter_dir() {
     return env;
   }
   return "/var/tmp/filecoin-proof-parameters";
+}
+
+std::string fetch_parameters_hint(uint64_t sector_size) {
+  return "fetch Filecoin's published parameters with `curio fetch-params " +
+         binary_size_name(sector_size) +
+         "` (into $FIL_PROOFS_PARAMETER_CACHE, default /var/tmp/filecoin-proof-parameters)";
 }
 
 std::string parameter_metadata_json(const ParameterMetadata& meta) {

@@ -45,6 +45,11 @@ ParameterFiles parameter_files(const std::filesystem::path& dir, std::string_vie
 // $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters (settings.rs default).
 std::filesystem::path default_parameter_dir();
 
+// What to do about a missing published parameter file, for a sector size in bytes: "fetch
+// Filecoin's published parameters with `curio fetch-params 32GiB` (into
+// $FIL_PROOFS_PARAMETER_CACHE, default /var/tmp/filecoin-proof-parameters)".
+std::string fetch_parameters_hint(uint64_t sector_size);
+
 struct ParameterMetadata {
   uint64_t sector_size = 0;
   bool insecure = false;  // made from a known seed: whoever knows it can forge proofs

@@ -18,9 +18,11 @@ std::string tree_display(const filecoin::TreeShape& t) {
 void require_file(const std::filesystem::path& p, const PublicParams& pp) {
   if (!std::filesystem::exists(p)) {
     throw std::runtime_error("no PoRep parameters for " + sector_size_name(pp.sector_size()) +
-                             ": " + p.string() + " is missing (make test parameters with `cuzk " +
-                             "porep params --sector-size " + sector_size_name(pp.sector_size()) +
-                             " --out " + p.parent_path().string() + "`)");
+                             ": " + p.string() + " is missing (" +
+                             filecoin::fetch_parameters_hint(pp.sector_size()) +
+                             "; a test network can use INSECURE sets from `cuzk porep params "
+                             "--sector-size " +
+                             sector_size_name(pp.sector_size()) + " --out DIR`)");
   }
 }
 

@@ -24,7 +24,8 @@ std::string circuit_name(const filecoin::FallbackPoStParams& pp) {
 void require_file(const std::filesystem::path& p, const filecoin::FallbackPoStParams& pp) {
   if (!std::filesystem::exists(p)) {
     throw std::runtime_error("no parameters for " + circuit_name(pp) + ": " + p.string() +
-                             " is missing (make test parameters with `cuzk post params`)");
+                             " is missing (" + filecoin::fetch_parameters_hint(pp.sector_size) +
+                             "; a test network can use INSECURE sets from `cuzk post params`)");
   }
 }
 

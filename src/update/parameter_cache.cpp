@@ -26,11 +26,12 @@ std::string name_of(const filecoin::UpdateParams& pp) {
 
 void require_file(const std::filesystem::path& p, const filecoin::UpdateParams& pp) {
   if (!std::filesystem::exists(p)) {
-    throw std::runtime_error("no " + name_of(pp) + " parameters: " + p.string() +
-                             " is missing (make test parameters with `cuzk update params " +
-                             "--sector-size " + porep::sector_size_name(pp.sector_size()) +
-                             (pp.poseidon ? " --poseidon" : "") + " --out " +
-                             p.parent_path().string() + "`)");
+    throw std::runtime_error("no " + name_of(pp) + " parameters: " + p.string() + " is missing (" +
+                             filecoin::fetch_parameters_hint(pp.sector_size()) +
+                             "; a test network can use INSECURE sets from `cuzk update params "
+                             "--sector-size " +
+                             porep::sector_size_name(pp.sector_size()) +
+                             (pp.poseidon ? " --poseidon" : "") + " --out DIR`)");
   }
 }
 
