@@ -28,6 +28,7 @@
 #include "ec/encoding.hpp"
 #include "groth16/types.hpp"
 #include "util/atomic_file.hpp"
+#include "util/progress.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
@@ -66,7 +67,7 @@ struct DigestTiming {
   double seconds = 0;
 };
 // (phase, bytes hashed, file size) after each chunk: a 47 GB .params takes most of a minute.
-using DigestProgress = std::function<void(std::string_view, uint64_t, uint64_t)>;
+using DigestProgress = ProgressFn;
 std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing = nullptr,
                                   const DigestProgress& progress = nullptr);
 
@@ -92,6 +93,9 @@ struct ParameterChecks {
   // Subgroup-check the bulk points of a .params (batched over the pool) unless its digest
   // matched a published one. The vk points are always fully checked.
   bool check_bulk_points = true;
+  // Hears the .params being hashed ("BLAKE2b ...", bytes) and its points decoded and checked
+  // (groth16::parse_parameters' phases, points): the commands show it; empty: silent.
+  ProgressFn progress = nullptr;
 };
 
 struct ParameterVerdict {

@@ -54,8 +54,9 @@ std::string parameter_metadata_json(const PublicParams& pp) {
 }
 
 groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string_view seed,
-                                             ThreadPool& pool, SetupTiming* timing) {
-  return groth16::generate_test_parameters(StackedCircuit::blank(pp), seed, pool, timing);
+                                             ThreadPool& pool, SetupTiming* timing,
+                                             const ProgressFn& progress) {
+  return groth16::generate_test_parameters(StackedCircuit::blank(pp), seed, pool, timing, progress);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,

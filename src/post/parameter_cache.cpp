@@ -58,8 +58,9 @@ ParameterFiles parameter_files(const std::filesystem::path& dir,
 
 groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams& pp,
                                              std::string_view seed, ThreadPool& pool,
-                                             SetupTiming* timing) {
-  return groth16::generate_test_parameters(FallbackPoStCircuit::blank(pp), seed, pool, timing);
+                                             SetupTiming* timing, const ProgressFn& progress) {
+  return groth16::generate_test_parameters(FallbackPoStCircuit::blank(pp), seed, pool, timing,
+                                           progress);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,

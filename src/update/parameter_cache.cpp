@@ -69,8 +69,8 @@ std::unique_ptr<const Circuit> blank_update_circuit(const filecoin::UpdateParams
 
 groth16::Parameters generate_test_parameters(const filecoin::UpdateParams& pp,
                                              std::string_view seed, ThreadPool& pool,
-                                             SetupTiming* timing) {
-  return groth16::generate_test_parameters(*blank_update_circuit(pp), seed, pool, timing);
+                                             SetupTiming* timing, const ProgressFn& progress) {
+  return groth16::generate_test_parameters(*blank_update_circuit(pp), seed, pool, timing, progress);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,
