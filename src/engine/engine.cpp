@@ -442,8 +442,10 @@ PreloadResult Engine::preload_srs(const std::string& circuit_id) {
   // Parameters no prover would use would only take memory.
   if (!impl_->no_prover_reason.empty())
     throw NotServingError("the engine has no prover: " + impl_->no_prover_reason);
-  if (std::string why = impl_->refused_on_cpu_fallback(circuit_id); !why.empty())
+  if (std::string why = impl_->refused_on_cpu_fallback(circuit_id); !why.empty()) {
+    (void)impl_->resolve_srs(circuit_id);  // an unknown id is an error of its own
     throw NotServingError(why);
+  }
   return impl_->srs.preload(circuit_id);
 }
 
