@@ -109,13 +109,13 @@ int run_params(const PorepOptions& o) {
   if (!on_device && o.backend != "cpu") {
     throw BadInput("--backend " + o.backend + ": params are made on the cpu or the gpu");
   }
-  if (on_device) groth16::require_backend(o.backend);
   // Never the real cache by default: these files carry the production names.
   if (o.out.empty()) {
     throw BadInput(
         "give --out DIR: test parameters are INSECURE and carry Filecoin's file names, "
         "so they are never written into a parameter cache by default");
   }
+  if (on_device) groth16::require_backend(o.backend);  // before anything is recorded
   if (pp.layers > 2 && !on_device && !o.allow_large) {
     throw BadInput(sector_size_name(pp.sector_size()) +
                    " test parameters need the whole 1.3e8-constraint system in memory (hundreds "

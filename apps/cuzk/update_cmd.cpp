@@ -207,7 +207,6 @@ int run_params(const UpdateOptions& o) {
   if (!on_device && o.backend != "cpu") {
     throw BadInput("--backend " + o.backend + ": params are made on the cpu or the gpu");
   }
-  if (on_device) groth16::require_backend(o.backend);
   // Never the real cache by default: these files carry the production names.
   if (o.out.empty()) {
     throw BadInput(
@@ -219,6 +218,7 @@ int run_params(const UpdateOptions& o) {
         "--backend gpu: the daemon has no recording of the Poseidon variant; make it "
         "on the cpu");
   }
+  if (on_device) groth16::require_backend(o.backend);  // before anything is recorded
   if (!on_device && pp.sector_nodes > (uint64_t{16} << 20) / 32 && !o.allow_large) {
     throw BadInput(porep::sector_size_name(pp.sector_size()) +
                    " test parameters need the whole ~8e7-constraint system in memory (tens of "

@@ -79,7 +79,8 @@ void require_backend(std::string_view kind) {
     throw std::invalid_argument("backend: '" + std::string(kind) + "' (want cpu, gpu[:N], auto)");
   const int ordinal = parse_ordinal(kind);
   if (!gpu_backend_compiled()) {
-    throw NoGpuError("backend " + std::string(kind) + ": this build has no CUDA backend");
+    throw NoGpuError("backend " + std::string(kind) +
+                     ": this cuzk was built without CUDA (configure with CUZK_CUDA=ON)");
   }
   const int gpus[] = {ordinal};
   try {
