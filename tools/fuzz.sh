@@ -16,8 +16,9 @@ cd "$(dirname "$0")/.."
 src=$PWD
 build="${FUZZ_BUILD_DIR:-$src/build-fuzz}"
 out="${FUZZ_OUT:-$build/findings}"
-targets=(fuzz_c1 fuzz_base64 fuzz_vanilla_proof fuzz_bellperson fuzz_snarkjs_binary
-         fuzz_snarkjs_json fuzz_point_encoding fuzz_pce_file fuzz_daemon_config fuzz_grpc_request)
+targets=(fuzz_c1 fuzz_base64 fuzz_vanilla_proof fuzz_update_partition_proof fuzz_bellperson
+         fuzz_snarkjs_binary fuzz_snarkjs_json fuzz_point_encoding fuzz_pce_file fuzz_daemon_config
+         fuzz_grpc_request)
 
 target="${1:-}"; seconds="${2:-30}"
 if [ "$target" = list ]; then printf '%s\n' "${targets[@]}"; exit 0; fi

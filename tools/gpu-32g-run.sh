@@ -4,7 +4,8 @@
 #
 #   here:  tools/gpu-32g-run.sh --pack   build build-gpu (CUDA, with the daemon) and copy cuzk,
 #                                        cuzk-daemon, cuzk-bench, gpu_tests (stripped, static
-#                                        libstdc++/cudart) and the daemon's Debian .so files (lib/)
+#                                        cudart) and the daemon's Debian .so files (lib/; the C++
+#                                        runtime is the machine's)
 #                                        into build-gpu-dist/, gzipped into build-gpu-z/ (carry
 #                                        that: the plain folder is past 64 MiB)
 #   there: tools/gpu-32g-run.sh small    device tests (the capped ones too); 2 KiB and 8 MiB test
@@ -28,7 +29,9 @@
 #                                        per [gpus] memory_limit in LIMITS (default "0 24GiB
 #                                        16GiB": uncapped, then the bases streamed from host
 #                                        memory): preload, (uncapped: a warm-up), COUNT (default
-#                                        1) proofs, each verified; GPU memory sampled per limit
+#                                        1) proofs, each verified, then STEADY (if set) proofs
+#                                        with 2 in flight; GPU memory sampled per limit, each
+#                                        job's PCIe bytes and floor from the daemon's log
 #          tools/gpu-32g-run.sh faults   engine_gpu_fault_tests (issue 18): each GPU fault plan
 #                                        through the engine, 2 KiB PoRep, outcome per plan
 #          tools/gpu-32g-run.sh kernels  gpu_tests RealSizes* (issue 17): NTT and H chain at 2^27
@@ -314,8 +317,16 @@ TOML
       run "verify-$tag-$i" 60 "$B/cuzk" porep verify --c1 "$C1" --params "$WORK/params" \
         --proof "$WORK/proof-$tag-$i.bin" --allow-insecure-params
   done
+  # Steady state: STEADY proofs, 2 in flight (each self-verified by the daemon).
+  if [[ -n "${STEADY:-}" ]]; then
+    run "steady-$tag" 300 "${bench[@]}" batch --c1 "$C1" -n "$STEADY" -j 2
+    grep -hE "s/proof|throughput|failed" "$OUT/steady-$tag.log" | sed "s/^/$tag: /" |
+      tee -a "$OUT/summary.txt"
+  fi
+  grep -h "job_finished" "$OUT/daemon-$tag.log" | grep -oE '"(gpu_compute_ms|total_ms|pcie_[a-z0-9_]+)":[0-9]+' |
+    tr '\n' ' ' | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"; echo | tee -a "$OUT/summary.txt"
   "${bench[@]}" metrics > "$OUT/metrics-$tag.txt" 2>&1
-  grep -E "^cuzk_gpu_memory_limit_bytes|phase_seconds_sum" "$OUT/metrics-$tag.txt" | head -12 \
+  grep -E "^cuzk_gpu_memory_limit_bytes|phase_seconds_sum|^cuzk_pcie" "$OUT/metrics-$tag.txt" | head -24 \
     | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
   grep -E "VmHWM" "/proc/$daemon/status" | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
   kill -TERM "$daemon"; wait "$daemon"

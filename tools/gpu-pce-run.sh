@@ -5,7 +5,7 @@
 # SpMV and with the classic assignment (their abc digests must agree), logs under $OUT.
 #
 #   here:  tools/gpu-pce-run.sh --pack     build build-gpu, copy gpu_tests, cuzk-bench, cuzk into
-#                                          build-gpu-dist/ (stripped, static libstdc++/cudart)
+#                                          build-gpu-dist/ (stripped, static cudart)
 #   there: tools/gpu-pce-run.sh            (device run: carry build-gpu-dist)
 set -uo pipefail
 cd "$(dirname "$0")/.."

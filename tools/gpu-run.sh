@@ -3,7 +3,7 @@
 # of every kernel against its CPU twin, then the timing table), logs under $OUT.
 #
 #   here:  tools/gpu-run.sh --pack          build build-gpu and copy the binaries (static
-#                                            libstdc++/cudart) into build-gpu-dist/ (< 64 MiB)
+#                                            cudart) into build-gpu-dist/ (< 64 MiB)
 #   there: tools/gpu-run.sh [ARGS...]       run build-gpu-dist/ binaries if present, else configure
 #                                            and build build-gpu with the machine's nvcc first
 # ARGS go to `cuzk-bench kernels` (e.g. --max-log 24 --reps 3). GPU_TESTS_FILTER narrows the

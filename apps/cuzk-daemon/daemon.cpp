@@ -1,8 +1,10 @@
 #include "daemon.hpp"
 
+#include <fcntl.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -17,6 +19,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include "event_log.hpp"
 #include "job_watcher.hpp"
@@ -25,6 +28,7 @@
 #include "server/health.hpp"
 #include "server/metrics_http.hpp"
 #include "server/proving_service.hpp"
+#include "server/request_parse_status.hpp"
 #include "server/status_page.hpp"
 #include "startup_checks.hpp"
 
@@ -43,7 +47,10 @@ constexpr auto kRpcGrace = std::chrono::seconds(5);
 constexpr auto kSendGrace = std::chrono::milliseconds(500);
 
 std::string signal_name(int sig) {
-  return sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : std::to_string(sig);
+  return sig == SIGTERM  ? "SIGTERM"
+         : sig == SIGINT ? "SIGINT"
+         : sig == SIGHUP ? "SIGHUP"
+                         : std::to_string(sig);
 }
 
 uint64_t ms_since(Clock::time_point t0) {
@@ -100,7 +107,11 @@ void stop_on_signal(const sigset_t& signals, const server::DaemonConfig& config,
 
 }  // namespace
 
-void prepare_unix_socket_path(const std::string& path) {
+UnixSocketLock::~UnixSocketLock() {
+  if (fd_ >= 0) close(fd_);
+}
+
+UnixSocketLock prepare_unix_socket_path(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   // Created as the Rust daemon does (/run/curio on a fresh host); the socket's own mode guards it.
   std::error_code ec;
@@ -109,9 +120,24 @@ void prepare_unix_socket_path(const std::string& path) {
     throw std::runtime_error("cannot create the socket directory " + parent.string() + ": " +
                              ec.message());
   }
+  // Held for the daemon's life (the kernel lets go when the process ends, however it ends): the
+  // existence check below and gRPC's unlink-then-bind are not atomic, and two daemons started
+  // together both passed them and both served (issue 29).
+  const std::string lock_path = path + ".lock";
+  UnixSocketLock lock(open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  if (lock.fd() < 0) {
+    throw std::runtime_error("cannot open the lock file " + lock_path + ": " +
+                             std::strerror(errno));
+  }
+  if (flock(lock.fd(), LOCK_EX | LOCK_NB) != 0) {
+    throw std::runtime_error(errno == EWOULDBLOCK
+                                 ? "another cuzk-daemon is using " + path + " (it holds " +
+                                       lock_path + ")"
+                                 : "cannot lock " + lock_path + ": " + std::strerror(errno));
+  }
   struct stat st {};
   if (lstat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return;
+    if (errno == ENOENT) return lock;
     throw std::runtime_error(path + ": " + std::strerror(errno));
   }
   if (!S_ISSOCK(st.st_mode)) {
@@ -129,6 +155,7 @@ void prepare_unix_socket_path(const std::string& path) {
     throw std::runtime_error("cannot remove the stale socket " + path + ": " +
                              std::strerror(errno));
   }
+  return lock;
 }
 
 int run_daemon(const server::DaemonConfig& config, const std::string& config_origin,
@@ -165,12 +192,13 @@ int run_daemon(const server::DaemonConfig& config, const std::string& config_ori
   }
   if (!ec.faults.empty()) log.warn("faults_injected", {{"plan", ec.faults}});
 
+  UnixSocketLock socket_lock;
   std::optional<gid_t> socket_group;
   std::shared_ptr<grpc::ServerCredentials> credentials;
   try {
     if (config.listen.is_unix) {
       socket_group = socket_group_id(config.socket_group);
-      prepare_unix_socket_path(config.listen.path);
+      socket_lock = prepare_unix_socket_path(config.listen.path);
     }
     credentials = server_credentials(config);
   } catch (const std::exception& e) {
@@ -235,6 +263,14 @@ int run_daemon(const server::DaemonConfig& config, const std::string& config_ori
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // gRPC sets SO_REUSEPORT by default, which lets a second daemon bind the same TCP port and take
+  // half of the connections.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  {
+    std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> f;
+    f.push_back(std::make_unique<server::RequestParseStatusFactory>());
+    builder.experimental().SetInterceptorCreators(std::move(f));
+  }
   int tcp_port = 0;
   builder.AddListeningPort(config.listen.grpc_uri(), credentials,
                            config.listen.is_unix ? nullptr : &tcp_port);

@@ -99,6 +99,12 @@ void JobWatcher::sweep() {
               {"gpu_compute_ms", t.gpu_compute_ms},
               {"total_ms", t.total_ms},
               {"batch_size", r->batch_size},
+              // Capped devices: the bytes over PCIe, the floor at this link's measured pinned
+              // bandwidth, and the same bytes over a PCIe 4.0 x16 card's ~25 GB/s.
+              {"pcie_h2d_bytes", t.pcie_h2d_bytes},
+              {"pcie_d2h_bytes", t.pcie_d2h_bytes},
+              {"pcie_floor_ms", t.pcie_floor_ms},
+              {"pcie4_x16_ms", (t.pcie_h2d_bytes + t.pcie_d2h_bytes) / 25'000'000},
               {"proof_bytes", r->proof.size()},
               {"error", r->error_message}});
   }

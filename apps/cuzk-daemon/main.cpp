@@ -3,8 +3,8 @@
 //               [--print-config]
 // The Rust cuzk daemon's command line: -c/--config (default /data/zk/cuzk.toml, read when it
 // exists, else every default), -l/--listen, --log-level, and RUST_LOG above both.
-// Exit codes: 0 after a signal-driven shutdown (or --print-config), 1 when startup fails,
-// 2 for a bad command line or configuration.
+// Exit codes: 0 after a signal-driven shutdown (SIGTERM, SIGINT, SIGHUP; or --print-config), 1
+// when startup fails, 2 for a bad command line or configuration.
 #include <signal.h>
 
 #include <CLI/CLI.hpp>
@@ -45,12 +45,17 @@ void apply_log_level(DaemonConfig& config, const std::string& cli_level) {
 
 int main(int argc, char** argv) {
   // Before any thread exists: every thread inherits the mask, so only the daemon's sigwait
-  // thread ever takes SIGTERM/SIGINT.
+  // thread ever takes SIGTERM/SIGINT/SIGHUP. SIGHUP (the terminal or session went away) drains
+  // as SIGTERM does rather than killing the jobs in flight; there is no reload.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGTERM);
   sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGHUP);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  // A log reader that went away (stderr into a closed pipe) is a failed write, not the end of
+  // the daemon and its jobs; sockets send with MSG_NOSIGNAL, but writes to stderr cannot.
+  signal(SIGPIPE, SIG_IGN);
 
   CLI::App app{"cuzk-daemon: Groth16 proving engine for Filecoin behind the cuzk.v1 gRPC API"};
   app.set_version_flag("--version", CUZK_VERSION);

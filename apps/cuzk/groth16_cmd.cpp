@@ -20,6 +20,7 @@
 #include "groth16/snarkjs_prover.hpp"
 #include "groth16/verifier.hpp"
 #include "util/atomic_file.hpp"
+#include "util/input_file.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -27,11 +28,7 @@ namespace {
 using namespace cuzk::groth16;
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_input_file(path, kMaxInputFileBytes);
 }
 
 void write_text(const std::string& path, const std::string& text) {

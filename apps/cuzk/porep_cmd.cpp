@@ -24,6 +24,7 @@
 #include "porep/parameter_cache.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/seal_commit_phase2.hpp"
+#include "util/input_file.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -81,9 +82,8 @@ filecoin::C1Document read_c1(const std::string& path) {
 }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BadInput(path + ": cannot open");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::string bytes = read_input_file(path, kMaxInputFileBytes);
+  return {bytes.begin(), bytes.end()};
 }
 
 void print_partition(const engine::PartitionTiming& t, unsigned partitions) {

@@ -36,6 +36,7 @@
 #include "post/post_verifier.hpp"
 #include "post/public_inputs.hpp"
 #include "util/atomic_file.hpp"
+#include "util/input_file.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -104,9 +105,7 @@ PoStConfig resolve_config(const PostOptions& o) {
 }
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BadInput(path + ": cannot open");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  return read_input_file(path, kMaxInputFileBytes);
 }
 
 void write_file(const std::filesystem::path& path, std::string_view bytes) {

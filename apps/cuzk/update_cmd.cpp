@@ -36,6 +36,7 @@
 #include "update/update_circuit.hpp"
 #include "update/update_proof.hpp"
 #include "util/atomic_file.hpp"
+#include "util/input_file.hpp"
 
 namespace cuzk::app {
 namespace {
@@ -82,9 +83,8 @@ std::string label(const UpdateParams& pp) {
 }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw BadInput(path + ": cannot open");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::string bytes = read_input_file(path, kMaxInputFileBytes);
+  return {bytes.begin(), bytes.end()};
 }
 
 // Outputs never replace a file unless --force: a replica or a proof may be someone's data.

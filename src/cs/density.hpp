@@ -39,6 +39,7 @@ class DensityTracker {
     return n;
   }
   const std::vector<uint64_t>& words() const { return words_; }
+  friend bool operator==(const DensityTracker&, const DensityTracker&) = default;
 
  private:
   std::vector<uint64_t> words_;

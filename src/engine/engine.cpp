@@ -73,16 +73,11 @@ const char* job_state_name(JobState state) {
   return "unknown";
 }
 
-uint64_t ms_between(Clock::time_point a, Clock::time_point b) {
-  return b <= a ? 0
-                : static_cast<uint64_t>(
-                      std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
-}
-
 Engine::Impl::Impl(EngineConfig c, std::vector<std::shared_ptr<const CircuitHandler>> hs)
     : config(std::move(c)),
       budget(config.memory_budget_bytes),
       pool(config.threads),
+      critical_pool(config.threads),
       srs([this](const std::string& id) { return resolve_srs(id); }, budget, pool,
           config.pce_enabled
               ? SrsManager::PceLoader([this](const std::string& id) { return load_pce(id); })
@@ -149,9 +144,15 @@ void Engine::Impl::finish(const std::shared_ptr<Job>& job, JobState state,
   job->result.state = state;
   job->result.error_message = error;
   if (job->started == Clock::time_point{}) job->started = job->finished;
-  JobTimings& t = job->result.timings;
-  t.queue_wait_ms = ms_between(job->submitted, job->started);
-  t.total_ms = ms_between(job->submitted, job->finished);
+  {
+    // The phases from the clock; the PCIe counts the provers added as they went.
+    JobTimings phases = job->phases.timings(job->finished);
+    phases.pcie_h2d_bytes = job->result.timings.pcie_h2d_bytes;
+    phases.pcie_d2h_bytes = job->result.timings.pcie_d2h_bytes;
+    phases.pcie_floor_ms = job->result.timings.pcie_floor_ms;
+    job->result.timings = phases;
+  }
+  const JobTimings& t = job->result.timings;
   if (state == JobState::kCompleted) {
     for (const auto& p : job->partition_proofs)
       job->result.proof.insert(job->result.proof.end(), p.begin(), p.end());
@@ -242,6 +243,7 @@ std::shared_ptr<Job> Engine::Impl::new_job(const ProofRequest& request, Clock::t
   job->priority = effective_priority(request.priority);
   job->request_id = request.request_id;
   job->submitted = now;
+  job->phases.start(now);
   // The circuit id comes from the request's fields alone (no payload parsing here).
   const auto h = handlers.find(request.kind);
   if (h == handlers.end()) {
@@ -292,9 +294,23 @@ void Engine::Impl::resume_spooled() {
   const auto say = [this](const std::string& event, const std::string& message) {
     if (config.on_event) config.on_event(event, message);
   };
+  // A resubmission of a resumed job's request_id is compared with the request (submit): its
+  // payload is read back once here for the digest.
+  std::vector<RequestDigest> digests(left.size());
+  for (size_t i = 0; i < left.size(); ++i) {
+    if (!left[i].error.empty() || left[i].request.request_id.empty()) continue;
+    try {
+      ProofRequest whole;
+      PayloadSpool::read(left[i].file, whole);
+      digests[i] = request_digest(whole);
+    } catch (const std::exception& e) {
+      left[i].error = e.what();
+    }
+  }
   const auto now = Clock::now();
   std::lock_guard<std::mutex> lock(mu);
-  for (PayloadSpool::Leftover& l : left) {
+  for (size_t i = 0; i < left.size(); ++i) {
+    PayloadSpool::Leftover& l = left[i];
     if (!l.error.empty() || jobs.count(l.job_id) != 0) {
       say("spool_unreadable", l.file.string() + ": " +
                                   (l.error.empty() ? "a second file for this job id" : l.error) +
@@ -313,6 +329,7 @@ void Engine::Impl::resume_spooled() {
     job->result.job_id = job->id;
     job->request = std::move(l.request);  // its payload stays on disk until the job starts
     job->spool_file = l.file;
+    job->request_digest = digests[i];
     ++spooled;
     jobs[job->id] = job;
     if (!job->request_id.empty()) by_request_id[job->request_id] = job->id;
@@ -340,6 +357,7 @@ SubmitResult Engine::submit(ProofRequest request) {
   const auto now = Clock::now();
   std::string error;
   const std::shared_ptr<Job> job = m.new_job(request, now, &error);
+  if (!request.request_id.empty()) job->request_digest = request_digest(request);
   job->request = std::move(request);
   const uint64_t payload = payload_size(job->request);
 
@@ -354,6 +372,13 @@ SubmitResult Engine::submit(ProofRequest request) {
     auto it = m.by_request_id.find(job->request_id);
     if (it != m.by_request_id.end()) {
       const Job& earlier = *m.jobs.at(it->second);
+      if (earlier.request_digest != job->request_digest) {
+        throw RequestIdConflictError(
+            "request_id \"" + job->request_id + "\" is taken by " + earlier.id + " (a " +
+            earlier.kind_label + " job) whose request differs from this one (" +
+            (earlier.kind == job->kind ? "another payload or field" : "another proof kind") +
+            "); a new request needs a new request_id");
+      }
       return {earlier.id, 0, earlier.assigned_gpu, true};
     }
   }
@@ -425,6 +450,11 @@ std::optional<JobResult> Engine::await(const std::string& job_id,
   return job->result;
 }
 
+bool Engine::has_job(const std::string& job_id) const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->jobs.count(job_id) != 0;
+}
+
 CancelResult Engine::cancel(const std::string& job_id) {
   Impl& m = *impl_;
   std::lock_guard<std::mutex> lock(m.mu);
@@ -442,10 +472,9 @@ PreloadResult Engine::preload_srs(const std::string& circuit_id) {
   // Parameters no prover would use would only take memory.
   if (!impl_->no_prover_reason.empty())
     throw NotServingError("the engine has no prover: " + impl_->no_prover_reason);
-  if (std::string why = impl_->refused_on_cpu_fallback(circuit_id); !why.empty()) {
-    (void)impl_->resolve_srs(circuit_id);  // an unknown id is an error of its own
+  (void)impl_->resolve_srs(circuit_id);  // an unknown id: std::invalid_argument, nothing kept
+  if (std::string why = impl_->refused_on_cpu_fallback(circuit_id); !why.empty())
     throw NotServingError(why);
-  }
   return impl_->srs.preload(circuit_id);
 }
 

@@ -22,7 +22,8 @@ namespace cuzk {
 class ThreadPool;
 namespace groth16 {
 class ProverBackend;
-}
+struct ProofRandomness;
+}  // namespace groth16
 }  // namespace cuzk
 
 namespace cuzk::engine {
@@ -91,6 +92,11 @@ struct EngineConfig {
         make;
   };
   FakeDevices fake_devices;
+  // Tests only: the blinding factors of partition `k` of the job with request id `request_id`,
+  // so that proofs made by different prover paths can be compared byte for byte. Null (always in
+  // production): fresh r, s from the OS CSPRNG for every proof.
+  std::function<groth16::ProofRandomness(const std::string& request_id, unsigned k)>
+      test_randomness;
 };
 
 class CircuitHandler;  // engine/circuit_handler.hpp
@@ -108,8 +114,13 @@ class Engine {
   Engine& operator=(const Engine&) = delete;
 
   // Never throws for bad job input: such a job exists and FAILS with the reason. Throws
-  // NotServingError only when the engine is shutting down or has no prover.
+  // NotServingError when the engine is shutting down or has no prover. A request_id already
+  // given returns its job (duplicate) when the request is the same (request_digest: kind and
+  // every field but the priority), else throws RequestIdConflictError.
   SubmitResult submit(ProofRequest request);
+
+  // Whether `job_id` names a job the engine still knows (a finished one until its TTL passes).
+  bool has_job(const std::string& job_id) const;
 
   // The job's result once it is final, or nullopt when `timeout` passes first (zero: wait
   // forever). An unknown id returns a FAILED result naming it.

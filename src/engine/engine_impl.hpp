@@ -41,6 +41,8 @@ struct ProverWorker {
   double busy_s = 0;
   unsigned failed_in_a_row = 0;  // its own thread only: attempts since the last success
   std::string out_of_rotation;   // mu: why it takes no more partitions ("" while it does)
+  // Its backend's batch_limit per circuit id (its own thread only).
+  std::map<std::string, size_t> batch_limits;
   std::thread thread;
 };
 
@@ -53,6 +55,9 @@ struct Engine::Impl {
 
   MemoryBudget budget;
   ThreadPool pool;  // preparation (vanilla checks), parameter loading, witness synthesis
+  // The same for CRITICAL jobs only, so that their work never queues behind another job's tasks
+  // (a caller of ThreadPool::run helps with other calls' tasks while its own finish elsewhere).
+  ThreadPool critical_pool;
   SrsManager srs;
   Metrics metrics;
   EventHistory history{started_at};  // the workers' recent spans and finished jobs
@@ -80,7 +85,12 @@ struct Engine::Impl {
   uint64_t payload_cap = 0, payload_in_memory = 0, spooled = 0;
   PayloadSpool spool;
 
+  // The synthesis workers, and last the critical lane: a worker that takes CRITICAL jobs only
+  // (their preparation and partitions), so that one always starts at once whatever the other
+  // workers are doing. While it is busy the other workers take CRITICAL work too.
   std::vector<std::thread> synth_threads;
+  static constexpr const char* kCriticalLane = "synth:critical";
+  bool critical_lane_busy = false;  // mu
   // Preparation (parse, then parameters: a 47 GB load takes a minute) runs on its own threads
   // when one is idle, so that a loading job does not hold a synthesis worker: on the H200 a
   // CRITICAL WinningPoSt waited 58.6 s behind two PoRep jobs' parameter load when it did. The
@@ -137,12 +147,15 @@ struct Engine::Impl {
     uint64_t payload_bytes = 0;
     unsigned partition = 0;
   };
-  std::deque<Task> prepare_queue;                                          // mu
-  bool next_task(Task* task, std::optional<Clock::time_point>* deadline);  // mu
+  std::deque<Task> prepare_queue;  // mu
+  bool next_task(Task* task, std::optional<Clock::time_point>* deadline,
+                 Scheduler::Take take);  // mu
   void prepare_loop();
   void start();
   void stop_threads();
-  void synthesis_loop(unsigned worker);  // lane "synth:<worker>"
+  // A synthesis worker on `lane` ("synth:<n>"), or the critical lane.
+  void synthesis_loop(const std::string& lane, bool critical_lane);
+  ThreadPool& pool_for(const Job& job);  // critical_pool for CRITICAL jobs, else pool
   // A wait for memory: evict parameters that became unreferenced meanwhile (jobs of another
   // circuit finished), then ask whether to give up. Called without any lock held.
   bool reclaim_or(uint64_t bytes, const std::function<bool()>& abandon);
@@ -150,7 +163,7 @@ struct Engine::Impl {
   // A partition task ends here without a prover: drop it, finishing cleanup of a final job.
   void partition_abandoned(const std::shared_ptr<Job>& job);
   void run_partition(const std::shared_ptr<Job>& job, unsigned k, const std::string& lane);
-  void prover_loop(ProverWorker& w);
+
   // Whether a prover other than `w` still takes partitions (caller holds mu).
   bool another_in_rotation(const ProverWorker& w) const;
   // `w` failed kOutOfRotationAfter attempts in a row: out of rotation if another prover is in
@@ -170,6 +183,8 @@ struct Engine::Impl {
     bool ok() const { return error.empty(); }
   };
   Attempt prove_once(groth16::ProverBackend& backend, const ProverItem& item);
+  // r, s for a proof of `item` (the OS CSPRNG unless a test fixed them).
+  groth16::ProofRandomness randomness_for(const ProverItem& item) const;
   // Proves `item` on `w` with the retries: the same backend once, then another worker in
   // rotation, else the CPU fallback. Returns true when it is to be requeued for another worker.
   bool prove_with_retries(ProverWorker& w, ProverItem& item, Attempt* result);
@@ -180,10 +195,34 @@ struct Engine::Impl {
   // The prover's phases of one partition (histogram cuzk_partition_phase_seconds).
   void observe_prover_phases(const std::string& kind, const groth16::ProverTiming& t);
 
+  // ---- prover_worker.cpp: the prover workers ----
+  void prover_loop(ProverWorker& w);
+  // The queue's item at `it`, removed (caller holds mu).
+  ProverItem take_item(std::deque<ProverItem>::iterator it);
+  // An item of a final job leaves the pipeline unproved (caller holds mu).
+  void drop_item(ProverItem& item);
+  // One SRS on a device: a partition of another circuit drops the previous device copy.
+  void switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref);
+  // The backend's batch_limit for item's circuit (1 for a partition without a recording).
+  size_t batch_limit_for(ProverWorker& w, const ProverItem& item);
+  // Proves `item` alone with its retries and completes it; `lock` (on mu) is held on entry and
+  // on return, released while proving.
+  void prove_alone(ProverWorker& w, ProverItem item, std::unique_lock<std::mutex>& lock);
+  // `first` and the next partitions of its job, up to `limit`, as one batch (fronts, then the
+  // aux sections); a higher-priority partition is proved alone between two steps. Same locking.
+  void prove_batch(ProverWorker& w, ProverItem first, size_t limit,
+                   std::unique_lock<std::mutex>& lock);
+  // Whether more partitions of `job` may still reach `w`'s batch (caller holds mu).
+  bool more_for_batch(const Job& job, const ProverWorker& w) const;
+  // A batched attempt failed: counted; the partition is proved alone with its retries next.
+  void note_batch_failure(const ProverItem& item, const Attempt& a);
+  // The outcome of a prove (requeued for another worker, failed, or its proof kept); caller
+  // holds mu.
+  void complete_item(ProverWorker& w, ProverItem& item, const Attempt& attempt, bool requeue,
+                     double prove_s);
+
   // ---- engine_status.cpp ----
   void declare_metrics();
 };
-
-uint64_t ms_between(Clock::time_point a, Clock::time_point b);
 
 }  // namespace cuzk::engine

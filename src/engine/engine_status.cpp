@@ -17,6 +17,20 @@ namespace {
 const std::vector<double> kDurationBuckets = {0.05, 0.1, 0.25, 0.5, 1,   2.5,  5,   10,
                                               25,   50,  100,  250, 500, 1000, 2500};
 
+#if defined(CUZK_HAVE_CUDA)
+// The devices' names and memory for status, or none when CUDA cannot say: a device with a sticky
+// error (an illegal address in a kernel) fails every call, and a status query must not throw
+// (the H200 run of 2026-12-04: cudaMemGetInfo's CudaError ended the daemon from a status sweep).
+// The prover's own calls fail too and take it out of rotation (prover_retry.cpp).
+std::vector<gpu::DeviceInfo> devices_or_none() {
+  try {
+    return gpu::list_devices();
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+#endif
+
 }  // namespace
 
 void Engine::Impl::declare_metrics() {
@@ -25,10 +39,13 @@ void Engine::Impl::declare_metrics() {
   metrics.declare("cuzk_partitions_total", "Partition proofs produced, by kind.", T::kCounter);
   metrics.declare("cuzk_partition_retries_total",
                   "Partition proves retried, by kind, reason (prove_error, verify_failed) and "
-                  "target (same backend, other worker, cpu fallback).",
+                  "target (same backend, other worker, cpu fallback, alone after its batch).",
                   T::kCounter);
   metrics.declare("cuzk_partition_verify_failures_total",
                   "Partition proofs that failed self-verification, by kind.", T::kCounter);
+  metrics.declare("cuzk_pcie_bytes_total",
+                  "Bytes the provers moved between host and device, by direction (h2d, d2h).",
+                  T::kCounter);
   metrics.declare("cuzk_faults_injected_total",
                   "Faults injected on purpose ([faults] inject, CUZK_FAULT), by site.",
                   T::kCounter);
@@ -112,7 +129,7 @@ EngineStatus Engine::status() const {
   }
 #if defined(CUZK_HAVE_CUDA)
   if (!s.gpus.empty()) {
-    const auto devices = gpu::list_devices();
+    const auto devices = devices_or_none();
     for (GpuInfo& g : s.gpus) {
       for (const auto& d : devices) {
         if (d.ordinal != static_cast<int>(g.ordinal)) continue;
@@ -181,7 +198,7 @@ EngineActivity Engine::activity(double window_s) const {
     if (srs.tier != SrsTier::kCold) a.host.srs_bytes += srs.size_bytes;
 #if defined(CUZK_HAVE_CUDA)
   if (!a.devices.empty()) {
-    const auto devices = gpu::list_devices();
+    const auto devices = devices_or_none();
     for (DeviceUse& u : a.devices) {
       for (const auto& d : devices) {
         if (u.lane != "gpu:" + std::to_string(d.ordinal)) continue;

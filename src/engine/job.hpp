@@ -13,6 +13,8 @@
 #include "engine/circuit_handler.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/partition_prover.hpp"
+#include "engine/phase_clock.hpp"
+#include "engine/request_digest.hpp"
 #include "engine/srs_manager.hpp"
 #include "engine/types.hpp"
 #include "util/clock.hpp"
@@ -33,7 +35,8 @@ inline int effective_priority(Priority p) {
 struct Job {
   std::string id;
   std::string request_id;
-  ProofRequest request;  // the payload is dropped once prepared
+  RequestDigest request_digest;  // when request_id is set: what a resubmission must match
+  ProofRequest request;          // the payload is dropped once prepared
   // Until a worker takes the request: its payload bytes counted in memory, or the spool file
   // holding the payload (then request's payload fields are empty).
   uint64_t payload_bytes = 0;
@@ -47,6 +50,7 @@ struct Job {
   uint64_t seq = 0;          // submission order
   uint64_t release_seq = 0;  // order of release into the pipeline
   Clock::time_point submitted, started, finished;
+  PhaseClock phases;  // where its time goes (result.timings at its end)
 
   JobState state = JobState::kPending;
   bool released = false, preparing = false, prepared = false;
@@ -55,6 +59,7 @@ struct Job {
   std::shared_ptr<SrsLease> srs;
   Reservation resident;  // the prepared job's bytes
   unsigned partitions = 0, next_partition = 0, done_partitions = 0, in_flight = 0;
+  unsigned synthesizing = 0;  // partitions handed to synthesis, not yet in the prover queue
   std::vector<std::vector<uint8_t>> partition_proofs;
   JobResult result;
   std::string assigned_gpu;

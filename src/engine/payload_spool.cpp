@@ -1,8 +1,12 @@
 #include "engine/payload_spool.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
@@ -96,12 +100,38 @@ PayloadSpool::PayloadSpool(std::filesystem::path dir, uint64_t max_bytes)
     dir_ = std::filesystem::temp_directory_path() /
            ("cuzk-spool-" + std::to_string(::getpid()) + "-" +
             std::to_string(reinterpret_cast<uintptr_t>(this)));
+    return;
+  }
+  // A configured directory is checked and locked now: its files are jobs this spool resumes,
+  // and a second engine on it would resume (and prove) the first one's queued jobs, or a
+  // directory that cannot be listed would lose them without a word (issue 29).
+  const std::string where = "[spool] dir " + dir_.string();
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) throw std::runtime_error(where + ": cannot create it (" + ec.message() + ")");
+  if (std::filesystem::directory_iterator probe(dir_, ec); ec) {
+    throw std::runtime_error(where + ": cannot be read (" + ec.message() + ")");
+  }
+  const std::filesystem::path lock = dir_ / "cuzk-spool.lock";
+  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd_ < 0) {
+    throw std::runtime_error(where + ": cannot open " + lock.string() + " (" +
+                             std::strerror(errno) + ")");
+  }
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    const int err = errno;
+    ::close(lock_fd_);
+    throw std::runtime_error(
+        err == EWOULDBLOCK
+            ? where + " is in use by another cuzk-daemon (it holds " + lock.string() + ")"
+            : where + ": cannot lock " + lock.string() + " (" + std::strerror(err) + ")");
   }
 }
 
 PayloadSpool::~PayloadSpool() {
   std::error_code ec;
   if (own_dir_) std::filesystem::remove_all(dir_, ec);
+  if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
 std::filesystem::path PayloadSpool::write(const std::string& name, const ProofRequest& r) {
@@ -164,7 +194,7 @@ void PayloadSpool::read(const std::filesystem::path& file, ProofRequest& r) {
 std::vector<PayloadSpool::Leftover> PayloadSpool::leftovers() {
   std::vector<Leftover> out;
   std::error_code ec;
-  if (own_dir_ || !std::filesystem::is_directory(dir_, ec)) return out;
+  if (own_dir_) return out;  // a configured one was found readable when the spool was made
   for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
     if (!entry.is_regular_file(ec) || entry.path().extension() != ".payload") continue;
     Leftover l;

@@ -26,7 +26,9 @@ namespace cuzk::engine {
 class PayloadSpool {
  public:
   // dir empty: a fresh directory under the system's temporary directory (removed on
-  // destruction). max_bytes 0: no limit.
+  // destruction). A configured dir is made if missing, must be readable, and is locked
+  // (cuzk-spool.lock, an flock held while this lives): std::runtime_error saying which of these
+  // failed, another engine holding the lock included. max_bytes 0: no limit.
   PayloadSpool(std::filesystem::path dir, uint64_t max_bytes);
   ~PayloadSpool();
   PayloadSpool(const PayloadSpool&) = delete;
@@ -58,6 +60,7 @@ class PayloadSpool {
  private:
   std::filesystem::path dir_;
   bool own_dir_ = false;
+  int lock_fd_ = -1;
   uint64_t max_bytes_ = 0, bytes_ = 0;
 };
 

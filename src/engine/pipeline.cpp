@@ -35,15 +35,19 @@ constexpr uint64_t kParseFactor = 8;
 
 }  // namespace
 
-bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline) {
+bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline,
+                             Scheduler::Take take) {
   // As many partitions ahead of the provers as before workers stopped waiting on a full queue
   // (the lookahead queued plus one held by each worker), but none of them held by a worker.
   const size_t ahead =
       std::max(1u, config.synthesis_lookahead) + std::max(1u, config.synthesis_workers);
   const auto next = scheduler.next(Clock::now(), stopping, deadline,
-                                   prover_queue.size() + partitions_synthesizing < ahead);
+                                   prover_queue.size() + partitions_synthesizing < ahead, take);
   if (!next) return false;
-  if (!next->prepare) ++partitions_synthesizing;
+  if (!next->prepare) {
+    ++partitions_synthesizing;
+    ++next->job->synthesizing;
+  }
   task->job = next->job;
   task->prepare = next->prepare;
   task->partition = next->partition;
@@ -66,13 +70,22 @@ void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16:
   }
 }
 
-void Engine::Impl::synthesis_loop(unsigned worker) {
-  const std::string lane = "synth:" + std::to_string(worker);
+ThreadPool& Engine::Impl::pool_for(const Job& job) {
+  return job.priority == effective_priority(Priority::kCritical) ? critical_pool : pool;
+}
+
+void Engine::Impl::synthesis_loop(const std::string& lane, bool critical_lane) {
+  // The other workers leave CRITICAL work to the critical lane while it is free: there it runs
+  // on the critical pool at once, never behind another job's partition on this worker.
+  const auto take = [&] {
+    if (critical_lane) return Scheduler::Take::kCriticalOnly;
+    return critical_lane_busy ? Scheduler::Take::kAny : Scheduler::Take::kAllButCritical;
+  };
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {
     Task task;
     std::optional<Clock::time_point> deadline;
-    while (!next_task(&task, &deadline)) {
+    while (!next_task(&task, &deadline, take())) {
       if (stopping && scheduler.empty()) return;
       if (deadline) {
         work_cv.wait_until(lock, *deadline);
@@ -89,6 +102,10 @@ void Engine::Impl::synthesis_loop(unsigned worker) {
       prepare_cv.notify_one();
       continue;
     }
+    if (critical_lane) {
+      critical_lane_busy = true;
+      work_cv.notify_all();  // another CRITICAL task waiting may go to another worker now
+    }
     lock.unlock();
     if (task.prepare) {
       auto span = history.open(lane, *task.job, -1, "prepare");
@@ -98,6 +115,7 @@ void Engine::Impl::synthesis_loop(unsigned worker) {
       run_partition(task.job, task.partition, lane);
     }
     lock.lock();
+    if (critical_lane) critical_lane_busy = false;
   }
 }
 
@@ -135,10 +153,11 @@ void Engine::Impl::run_prepare(Task& task) {
   std::shared_ptr<const PreparedJob> work;
   std::shared_ptr<SrsLease> lease;
   Reservation resident;
-  uint64_t load_ms = 0;
   std::string error;
+  using Activity = PhaseClock::Activity;
   try {
     if (!task.spool_file.empty()) {
+      PhaseClock::Scope reading(job->phases, Activity::kSynthesis);
       try {
         PayloadSpool::read(task.spool_file, request);
       } catch (const std::exception& e) {
@@ -158,10 +177,14 @@ void Engine::Impl::run_prepare(Task& task) {
     }
     {
       Reservation parsing(&budget, parse_bytes);
-      work = job->handler->prepare(request, pool);
+      PhaseClock::Scope parse(job->phases, Activity::kSynthesis);
+      work = job->handler->prepare(request, pool_for(*job));
     }
     request = ProofRequest{};  // parsed: the raw payload is not needed any more
-    lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, &load_ms, abandon));
+    {
+      PhaseClock::Scope loading(job->phases, Activity::kSrsLoad);
+      lease = std::make_shared<SrsLease>(srs.acquire(job->circuit_id, nullptr, abandon));
+    }
     const uint64_t bytes = work->resident_bytes();
     const uint64_t need = (*lease)->bytes + bytes + partition_reservation(**lease);
     if (budget.limit() != 0 && need > budget.capacity()) {
@@ -183,7 +206,6 @@ void Engine::Impl::run_prepare(Task& task) {
   std::lock_guard<std::mutex> lock(mu);
   drop_payload(task.payload_bytes, task.spool_file);
   job->preparing = false;
-  job->result.timings.srs_load_ms = load_ms;
   if (!error.empty()) {
     fail(job, error);
     return;
@@ -201,6 +223,7 @@ void Engine::Impl::run_prepare(Task& task) {
 void Engine::Impl::partition_abandoned(const std::shared_ptr<Job>& job) {
   std::lock_guard<std::mutex> lock(mu);
   --partitions_synthesizing;
+  --job->synthesizing;
   if (--job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
 }
 
@@ -212,6 +235,7 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
     std::lock_guard<std::mutex> lock(mu);
     if (is_final(job->state)) {
       --partitions_synthesizing;
+      --job->synthesizing;
       if (--job->in_flight == 0) release_job_resources(job);
       return;
     }
@@ -231,13 +255,15 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   auto span = history.open(lane, *job, static_cast<int>(k), "witness");
   const auto t0 = Clock::now();
   try {
+    PhaseClock::Scope synthesizing(job->phases, PhaseClock::Activity::kSynthesis);
     const LoadedSrs& s = **lease;
-    item.partition = synthesize_partition(work->partition(k), s.pce.get(), s.shape, pool);
+    item.partition = synthesize_partition(work->partition(k), s.pce.get(), s.shape, pool_for(*job));
     if (item.partition->witness && gpu_provers)
       item.reservation.shrink_to(item.partition->witness->bytes());
   } catch (const std::exception& e) {
     std::lock_guard<std::mutex> lock(mu);
     --partitions_synthesizing;
+    --job->synthesizing;
     --job->in_flight;
     fail(job, "partition " + std::to_string(k) + " synthesis: " + e.what());
     if (job->in_flight == 0) release_job_resources(job);
@@ -249,8 +275,8 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   metrics.observe("cuzk_partition_phase_seconds",
                   {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
   std::lock_guard<std::mutex> lock(mu);
-  job->result.timings.synthesis_ms += static_cast<uint64_t>(synth_s * 1e3);
   --partitions_synthesizing;  // its place in the lookahead was taken when it was handed out
+  --job->synthesizing;
   if (is_final(job->state)) {
     if (--job->in_flight == 0) release_job_resources(job);
     work_cv.notify_all();
@@ -260,99 +286,6 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   queue_cv.notify_all();
   span.phase("queued", t1, Clock::now());
   span.succeeded();
-}
-
-std::deque<ProverItem>::iterator Engine::Impl::next_item_for(const ProverWorker& w) {
-  // The highest priority first, then the order they were synthesized in: a WinningPoSt
-  // partition is proved next, at the next partition boundary of the GPU.
-  auto best = prover_queue.end();
-  for (auto it = prover_queue.begin(); it != prover_queue.end(); ++it) {
-    if (it->not_on == w.name) continue;
-    if (best == prover_queue.end() || it->job->priority > best->job->priority) best = it;
-  }
-  return best;
-}
-
-void Engine::Impl::prover_loop(ProverWorker& w) {
-  std::unique_lock<std::mutex> lock(mu);
-  for (;;) {
-    queue_cv.wait(lock, [&] {
-      return !w.out_of_rotation.empty() || next_item_for(w) != prover_queue.end() ||
-             (stopping && scheduler.empty() && prover_queue.empty());
-    });
-    if (!w.out_of_rotation.empty()) return;  // its thread ends; the others take the queue
-    const auto best = next_item_for(w);
-    if (best == prover_queue.end()) return;
-    ProverItem item = std::move(*best);
-    prover_queue.erase(best);
-    work_cv.notify_all();  // room in the lookahead: a synthesis worker may take a partition
-    const std::shared_ptr<Job> job = item.job;
-    if (is_final(job->state)) {
-      item.reservation.reset();
-      if (--job->in_flight == 0) release_job_resources(job);
-      continue;
-    }
-    w.current_job = job->id;
-    w.current_kind = job->kind_label;
-    if (job->assigned_gpu.empty()) job->assigned_gpu = w.name;
-    lock.unlock();
-
-    const LoadedSrs& srs_ref = **item.srs;
-    if (w.gpu && w.last_circuit != srs_ref.circuit_id) {
-      // One SRS resident per device: switching circuits drops the previous device copy.
-      w.backend->drop_caches();
-      srs.dropped_from_device(w.name);
-      w.last_circuit = srs_ref.circuit_id;
-    }
-    auto span = history.open(w.name, *job, static_cast<int>(item.index), "prove");
-    if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, true));
-    const auto t0 = Clock::now();
-    Attempt attempt;
-    const bool requeue = prove_with_retries(w, item, &attempt);
-    const double prove_s = seconds_between(t0, Clock::now());
-    if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id, w.name);
-    if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false));
-    if (attempt.ok()) {
-      span.prover_phases(attempt.started, attempt.timing);
-      if (config.verify_proofs) span.phase("verify", attempt.verify_started, attempt.verify_ended);
-      span.succeeded();
-    }
-    if (!requeue) {
-      item.partition.reset();
-      item.reservation.reset();
-    }
-    metrics.add("cuzk_prover_busy_seconds_total", {{"worker", w.name}}, prove_s);
-    lock.lock();
-    w.busy_s += prove_s;
-    w.current_job.clear();
-    w.current_kind.clear();
-    job->result.timings.gpu_compute_ms += static_cast<uint64_t>(prove_s * 1e3);
-    if (!attempt.ok()) consider_rotation(w, attempt.error);
-    if (requeue) {  // for another worker: in flight still
-      // The others may have left the rotation since the retry chose to move it (it decided
-      // without the lock held): then whoever is left, this worker included, takes it.
-      if (!another_in_rotation(w)) item.not_on.clear();
-      prover_queue.push_back(std::move(item));
-      queue_cv.notify_all();
-      continue;
-    }
-    --job->in_flight;
-    const unsigned k = item.index;
-    if (!attempt.ok()) {
-      std::string reason = "partition " + std::to_string(k) + " failed " +
-                           std::to_string(item.failures.size()) + " times: ";
-      for (size_t i = 0; i < item.failures.size(); ++i)
-        reason += (i == 0 ? "" : "; then ") + item.failures[i];
-      fail(job, reason);
-    } else if (!is_final(job->state)) {
-      metrics.observe("cuzk_partition_phase_seconds",
-                      {{"kind", job->kind_label}, {"phase", "prove"}}, prove_s);
-      metrics.add("cuzk_partitions_total", {{"kind", job->kind_label}}, 1);
-      job->partition_proofs[k] = std::move(attempt.proof);
-      if (++job->done_partitions == job->partitions) finish(job, JobState::kCompleted, "");
-    }
-    if (job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
-  }
 }
 
 void Engine::Impl::start() {
@@ -411,10 +344,12 @@ void Engine::Impl::start() {
   }
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
     history.declare_lane("synth:" + std::to_string(i), "synthesis");
+  history.declare_lane(kCriticalLane, "synthesis");
   history.declare_lane("prepare", "preparer");
   prepare_threads.emplace_back([this] { prepare_loop(); });
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
-    synth_threads.emplace_back([this, i] { synthesis_loop(i); });
+    synth_threads.emplace_back([this, i] { synthesis_loop("synth:" + std::to_string(i), false); });
+  synth_threads.emplace_back([this] { synthesis_loop(kCriticalLane, true); });
 }
 
 void Engine::Impl::stop_threads() {

@@ -1,7 +1,11 @@
 #include "engine/post_handler.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "filecoin/post/post_request.hpp"
 #include "post/fallback_circuit.hpp"
@@ -18,32 +22,38 @@ const char* id_prefix(PoStKind kind) {
   return kind == PoStKind::kWinning ? "winning-" : "wpost-";
 }
 
+// One decoded PoSt partition per job partition (WinningPoSt and a Window partition: one).
 class PoStJobState final : public PreparedJob {
  public:
-  explicit PoStJobState(filecoin::PoStJob job) : job_(std::move(job)) {}
+  explicit PoStJobState(std::vector<filecoin::PoStJob> parts) : parts_(std::move(parts)) {}
 
-  unsigned partitions() const override { return 1; }
+  unsigned partitions() const override { return static_cast<unsigned>(parts_.size()); }
   // The slots' inclusion paths (padding slots are copies too): sibling hashes, leaves, indices.
   uint64_t resident_bytes() const override {
     uint64_t bytes = 0;
-    for (const filecoin::PoStSlot& s : job_.partition.slots)
-      for (const filecoin::MerkleProof& p : s.proof.inclusion_proofs)
-        bytes += 128 + p.path_length() * (64 + 32 * (job_.params.tree.base - 1));
+    for (const filecoin::PoStJob& job : parts_)
+      for (const filecoin::PoStSlot& s : job.partition.slots)
+        for (const filecoin::MerkleProof& p : s.proof.inclusion_proofs)
+          bytes += 128 + p.path_length() * (64 + 32 * (job.params.tree.base - 1));
     return bytes;
   }
 
   PartitionCircuit partition(unsigned k) const override {
-    if (k != 0) throw std::invalid_argument("a PoSt job has one partition");
+    if (k >= parts_.size()) {
+      throw std::invalid_argument("partition " + std::to_string(k) + " of a PoSt job of " +
+                                  std::to_string(parts_.size()));
+    }
+    const filecoin::PoStJob& job = parts_[k];
     return timed_partition(
-        [&] { return post::public_inputs(job_.params, job_.randomness, job_.partition); },
+        [&] { return post::public_inputs(job.params, job.randomness, job.partition); },
         [&] {
           return std::make_unique<post::FallbackPoStCircuit>(
-              post::FallbackPoStCircuit::from_partition(job_.partition, job_.params));
+              post::FallbackPoStCircuit::from_partition(job.partition, job.params));
         });
   }
 
  private:
-  filecoin::PoStJob job_;
+  std::vector<filecoin::PoStJob> parts_;
 };
 
 class PoStHandler final : public CircuitHandler {
@@ -60,16 +70,41 @@ class PoStHandler final : public CircuitHandler {
     return id_prefix(kind_) + sector_size_suffix(c.sector_size);
   }
 
+  // A Window request with more sectors than one partition holds is proved as consecutive
+  // partitions from partition_index, sector_count sectors each (the last may be short), its
+  // proof their proofs concatenated: filecoin-proofs' generate_window_post_with_vanilla over
+  // those partitions. Curio sends one partition per request, the Rust daemon takes no more.
   std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool& pool) const override {
     filecoin::PoStRequest req;
     req.kind = kind_;
     req.registered_proof = r.registered_proof;
     req.sector_size = r.sector_size;
-    req.vanilla_proofs = r.vanilla_proofs;
     req.randomness = r.randomness;
-    req.partition_index = r.partition_index;
     req.miner_id = r.miner_id;
-    return make_post_job(filecoin::decode_post_request(req, &pool));
+    const std::span<const std::vector<uint8_t>> all(r.vanilla_proofs);
+    size_t per_partition = all.size();
+    if (kind_ == PoStKind::kWindow && !all.empty()) {
+      per_partition =
+          filecoin::post_request_config(kind_, r.registered_proof, r.sector_size).sector_count;
+    }
+    std::vector<filecoin::PoStJob> parts;
+    size_t first = 0;
+    do {  // once for an empty request: decode_post_request names the problem
+      const size_t n = std::min(per_partition, all.size() - first);
+      req.vanilla_proofs = all.subspan(first, n);
+      req.partition_index = static_cast<uint32_t>(
+          std::min<uint64_t>(uint64_t{r.partition_index} + parts.size(), UINT32_MAX));
+      try {
+        parts.push_back(filecoin::decode_post_request(req, &pool));
+      } catch (const filecoin::PoStRequestError& e) {
+        if (parts.empty() && first + n == all.size()) throw;  // one partition: as it was
+        throw filecoin::PoStRequestError("sectors " + std::to_string(first) + "-" +
+                                         std::to_string(first + n - 1) + " (partition " +
+                                         std::to_string(req.partition_index) + "): " + e.what());
+      }
+      first += n;
+    } while (first < all.size());
+    return std::make_unique<PoStJobState>(std::move(parts));
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,
@@ -119,7 +154,9 @@ class PoStHandler final : public CircuitHandler {
 }  // namespace
 
 std::unique_ptr<PreparedJob> make_post_job(filecoin::PoStJob job) {
-  return std::make_unique<PoStJobState>(std::move(job));
+  std::vector<filecoin::PoStJob> parts;
+  parts.push_back(std::move(job));
+  return std::make_unique<PoStJobState>(std::move(parts));
 }
 
 std::shared_ptr<const CircuitHandler> make_winning_post_handler() {

@@ -2,8 +2,10 @@
 // the request's registered PoSt proof names the circuit ("winning-32g", "wpost-32g"; Window V1 and
 // V1_2 share one circuit and one parameter file); the payload is the per-sector vanilla proofs
 // Curio sends, with randomness, partition index and miner id, decoded and verified as
-// filecoin/post/post_request.hpp does it before anything is proved; the job is one partition,
-// its circuit the FallbackPoSt circuit of post/fallback_circuit.hpp. Curio submits WinningPoSt at
+// filecoin/post/post_request.hpp does it before anything is proved; the job is one partition
+// (a Window request with more sectors than a partition holds: consecutive partitions from
+// partition_index, proofs concatenated), its circuit the FallbackPoSt circuit of
+// post/fallback_circuit.hpp. Curio submits WinningPoSt at
 // CRITICAL and WindowPoSt at HIGH priority, so the scheduler gives them the next synthesis slot
 // and the next prover after the partitions already in the prover queue.
 #pragma once

@@ -34,10 +34,10 @@ Engine::Impl::Attempt Engine::Impl::prove_once(groth16::ProverBackend& backend,
         proof.a = (G1Jacobian::from_affine(proof.a) + G1Jacobian::generator()).to_affine();
       }
     };
-    ProvedPartition proved = prove_partition(
-        backend, s.params, p.witness ? s.pce.get() : nullptr,
-        config.verify_proofs ? &s.pvk : nullptr, p, groth16::ProofRandomness::from_os(),
-        faults ? std::function<void(groth16::Proof&)>(corrupt) : nullptr);
+    ProvedPartition proved =
+        prove_partition(backend, s.params, p.witness ? s.pce.get() : nullptr,
+                        config.verify_proofs ? &s.pvk : nullptr, p, randomness_for(item),
+                        faults ? std::function<void(groth16::Proof&)>(corrupt) : nullptr);
     out.timing = proved.timing;
     observe_prover_phases(item.job->kind_label, out.timing);
     out.verify_started = proved.verify_started;
@@ -53,6 +53,11 @@ Engine::Impl::Attempt Engine::Impl::prove_once(groth16::ProverBackend& backend,
     if (out.error.empty()) out.error = "unknown error";
   }
   return out;
+}
+
+groth16::ProofRandomness Engine::Impl::randomness_for(const ProverItem& item) const {
+  if (config.test_randomness) return config.test_randomness(item.job->request_id, item.index);
+  return groth16::ProofRandomness::from_os();
 }
 
 void Engine::Impl::note_failure(ProverItem& item, const std::string& where, const Attempt& a,

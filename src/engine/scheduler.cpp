@@ -90,13 +90,18 @@ bool Scheduler::may_start(const Job& j) const {
   });
 }
 
-std::shared_ptr<Job> Scheduler::best_released(bool partition_room) const {
+bool Scheduler::takes(Take take, const Job& j) {
+  const bool critical = j.priority == effective_priority(Priority::kCritical);
+  return take == Take::kAny || (take == Take::kCriticalOnly) == critical;
+}
+
+std::shared_ptr<Job> Scheduler::best_released(bool partition_room, Take take) const {
+  const int critical = effective_priority(Priority::kCritical);
   std::shared_ptr<Job> best;
   for (const auto& j : released_) {
-    if (is_final(j->state) || j->preparing) continue;
+    if (is_final(j->state) || j->preparing || !takes(take, *j)) continue;
     if (j->prepared && j->next_partition >= j->partitions) continue;
-    if (j->prepared && !partition_room && j->priority != effective_priority(Priority::kCritical))
-      continue;
+    if (j->prepared && !partition_room && j->priority != critical) continue;
     if (!j->prepared && !may_start(*j)) continue;
     if (!best || j->priority > best->priority ||
         (j->priority == best->priority && j->release_seq < best->release_seq)) {
@@ -108,11 +113,13 @@ std::shared_ptr<Job> Scheduler::best_released(bool partition_room) const {
 
 std::optional<Scheduler::Next> Scheduler::next(Clock::time_point now, bool stopping,
                                                std::optional<Clock::time_point>* deadline,
-                                               bool partition_room) {
-  std::shared_ptr<Job> job = best_released(partition_room);
+                                               bool partition_room, Take take) {
+  std::shared_ptr<Job> job = best_released(partition_room, take);
+  // A group is released only for a worker that takes it (releasing it early would end its
+  // batch collection and its place in the sort_by_type order).
   const std::shared_ptr<Job> head = pending_head();
-  if (head && (!job || head->priority > job->priority) && may_start(*head)) {
-    if (try_release(now, stopping, deadline)) job = best_released(partition_room);
+  if (head && takes(take, *head) && (!job || head->priority > job->priority) && may_start(*head)) {
+    if (try_release(now, stopping, deadline)) job = best_released(partition_room, take);
   }
   if (!job) return std::nullopt;
   Next n{job, false, 0};

@@ -40,13 +40,17 @@ class Scheduler {
   // partitions are handed out: a worker that took a partition it could not hand on would sit on
   // it, and a WinningPoSt that arrived meanwhile found no worker (5.9 s of its 8.0 s on the
   // H200, behind a 32 GiB PoRep partition that was uploading its parameters).
+  // `take` limits the work to CRITICAL jobs (the engine's critical lane) or to the others; a
+  // pending group is released only for a caller that takes it.
+  enum class Take { kAny, kCriticalOnly, kAllButCritical };
   struct Next {
     std::shared_ptr<Job> job;
     bool prepare = false;
     unsigned partition = 0;
   };
   std::optional<Next> next(Clock::time_point now, bool stopping,
-                           std::optional<Clock::time_point>* deadline, bool partition_room = true);
+                           std::optional<Clock::time_point>* deadline, bool partition_room = true,
+                           Take take = Take::kAny);
 
   // Forgets a job that became final (pending or released).
   void remove(const std::shared_ptr<Job>& job);
@@ -61,7 +65,8 @@ class Scheduler {
   bool try_release(Clock::time_point now, bool stopping,
                    std::optional<Clock::time_point>* deadline);
   bool may_start(const Job& j) const;
-  std::shared_ptr<Job> best_released(bool partition_room) const;
+  std::shared_ptr<Job> best_released(bool partition_room, Take take) const;
+  static bool takes(Take take, const Job& j);
 
   Options o_;
   std::vector<std::shared_ptr<Job>> pending_;   // submitted, not released (any order)

@@ -128,7 +128,11 @@ SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
     }
   } catch (...) {
     std::lock_guard<std::mutex> g(mu_);
-    entries_[circuit_id].loading = false;
+    const auto it = entries_.find(circuit_id);
+    if (it != entries_.end()) {
+      it->second.loading = false;
+      if (it->second.known_bytes == 0 && it->second.refs == 0) entries_.erase(it);
+    }
     loaded_.notify_all();
     throw;
   }
@@ -193,6 +197,11 @@ void SrsManager::dropped_from_device(const std::string& device) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& [id, e] : entries_)
     e.on_devices.erase(device);
+}
+
+size_t SrsManager::entry_count() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
 }
 
 std::vector<SrsInfo> SrsManager::list() const {

@@ -92,6 +92,9 @@ class SrsManager {
   void mark_on_device(const std::string& circuit_id, const std::string& device);
   void dropped_from_device(const std::string& device);
   std::vector<SrsInfo> list() const;
+  // Circuit ids with an entry, loaded or not: only ids that loaded once keep one (a failed load
+  // of an id never loaded leaves nothing, so unknown ids cannot grow the map).
+  size_t entry_count() const;
 
  private:
   friend class SrsLease;

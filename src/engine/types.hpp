@@ -43,13 +43,19 @@ struct ProofRequest {
 enum class JobState { kPending, kRunning, kCompleted, kFailed, kCancelled };
 const char* job_state_name(JobState state);
 
-// Milliseconds, as AwaitProofResponse reports them.
+// Milliseconds, as AwaitProofResponse reports them: the job's life from submission to its end,
+// every instant in exactly one phase (engine/phase_clock.hpp), so the four phases add up to
+// total_ms exactly.
 struct JobTimings {
-  uint64_t queue_wait_ms = 0;   // submit -> first partition starts
+  uint64_t queue_wait_ms = 0;   // waiting: to be started, for memory, a worker or a prover
   uint64_t srs_load_ms = 0;     // waiting for this job's parameters to load (0 when resident)
-  uint64_t synthesis_ms = 0;    // sum over partitions: circuit, public inputs, witness
-  uint64_t gpu_compute_ms = 0;  // sum over partitions: quotient, MSMs, assembly, self-verify
+  uint64_t synthesis_ms = 0;    // preparing (parse, checks) or synthesizing, none on a prover
+  uint64_t gpu_compute_ms = 0;  // a partition on a prover: quotient, MSMs, assembly, verify
   uint64_t total_ms = 0;        // submit -> finished
+  // What the partitions moved over PCIe (a capped device streams the proving key), and the
+  // least time that takes at the device's measured pinned bandwidth.
+  uint64_t pcie_h2d_bytes = 0, pcie_d2h_bytes = 0;
+  uint64_t pcie_floor_ms = 0;
 };
 
 struct JobResult {
@@ -127,6 +133,14 @@ struct EvictResult {
 class NotServingError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// A request_id already names a job whose request differs from this one (another kind or another
+// payload): returning that job would hand one client another request's proof (issue 29: a
+// WinningPoSt request got a WindowPoSt proof). The message names the earlier job.
+class RequestIdConflictError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
 };
 
 // A known circuit whose parameter file is not in the parameter cache (fetch it, or fix

@@ -9,6 +9,7 @@
 #include "filecoin/base64.hpp"
 #include "filecoin/c1_json.hpp"
 #include "util/bounded_json.hpp"
+#include "util/input_file.hpp"
 
 namespace cuzk::filecoin {
 
@@ -89,12 +90,9 @@ C1Document parse_c1_document(std::string_view text) {
 }
 
 C1Document read_c1_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot open");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  const std::string text = read_input_file(path, kMaxInputFileBytes);
   try {
-    return parse_c1_document(ss.str());
+    return parse_c1_document(text);
   } catch (const C1JsonError& e) {
     throw C1JsonError(e.field(), e.detail() + " (in " + path.string() + ")");
   }

@@ -63,6 +63,10 @@ void GpuBackend::clear_locked() {
     d.release();
   d_flag_.release();
   streamer_.release_device();
+  d_coefficients_.release();
+  d_inputs_.release();
+  d_input_density_.release();
+  release_batch();
   last_plan_key_.clear();
 }
 
@@ -79,6 +83,20 @@ MemoryPlan GpuBackend::plan_for(const groth16::Parameters& params,
   return plan_locked(params, in);
 }
 
+MemoryPlan GpuBackend::begin_locked(const groth16::Parameters& params,
+                                    const groth16::PartitionInput& in) {
+  MemoryPlan plan = plan_locked(params, in);
+  if (!plan.all_resident && options_.adjust_plan) options_.adjust_plan(plan);
+  const std::string key = plan.layout_key();
+  if (key != last_plan_key_) {
+    // Another layout: what the previous one cached may not fit beside this one's buffers.
+    if (!last_plan_key_.empty()) clear_locked();
+    last_plan_key_ = key;
+  }
+  last_plan_ = plan;
+  return plan;
+}
+
 groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
                                  const groth16::PartitionInput& in,
                                  const groth16::ProofRandomness& rand,
@@ -89,17 +107,96 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
-  MemoryPlan plan = plan_locked(params, in);
-  if (!plan.all_resident && options_.adjust_plan) options_.adjust_plan(plan);
-  const std::string key = plan.layout_key();
-  if (key != last_plan_key_) {
-    // Another layout: what the previous one cached may not fit beside this one's buffers.
-    if (!last_plan_key_.empty()) clear_locked();
-    last_plan_key_ = key;
-  }
-  last_plan_ = plan;
+  const MemoryPlan plan = begin_locked(params, in);
   if (plan.all_resident) return prove_resident(params, in, rand, t);
-  return prove_planned(params, in, rand, t, plan);
+  // A batch of one: the front, then each aux section.
+  const auto t_start = SteadyClock::now();
+  groth16::MsmSums sums = front_planned(params, in, t, plan);
+  for (const groth16::AuxSection section : groth16::kAuxSections)
+    aux_planned(params, section, {&in, 1}, {&sums, 1}, {&t, 1}, plan);
+  release_batch();
+  const auto t0 = SteadyClock::now();
+  const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
+  t.assemble_s = seconds_since(t0);
+  t.total_s = t.synthesis_s + seconds_since(t_start);
+  return proof;
+}
+
+size_t GpuBackend::batch_limit(const groth16::Parameters& params,
+                               const groth16::PartitionInput& in) {
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  MemoryPlan plan = plan_locked(params, in);
+  if (plan.all_resident) return 1;
+  if (options_.adjust_plan) options_.adjust_plan(plan);
+  return static_cast<size_t>(plan.batch_partitions);
+}
+
+groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
+                                         const groth16::PartitionInput& in,
+                                         groth16::ProverTiming* timing) {
+  groth16::ProverTiming local;
+  groth16::ProverTiming& t = timing != nullptr ? *timing : local;
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  return front_planned(params, in, t, begin_locked(params, in));
+}
+
+void GpuBackend::aux_msm(const groth16::Parameters& params, groth16::AuxSection section,
+                         std::span<const groth16::PartitionInput> inputs,
+                         std::span<groth16::MsmSums> sums,
+                         std::span<groth16::ProverTiming> timings) {
+  groth16::check_batch_fits(params, inputs, sums.size(), timings.size());
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  aux_planned(params, section, inputs, sums, timings, begin_locked(params, inputs.front()));
+}
+
+double GpuBackend::pinned_h2d_bandwidth() {
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  return bandwidth_locked();
+}
+
+double GpuBackend::bandwidth_locked() {
+  if (pinned_bandwidth_ > 0) return pinned_bandwidth_;
+  // The median of three copies from pinned memory of 64 MiB (gpu-anchors: 55 GB/s on the H200's
+  // PCIe Gen5 x16 from 16 MiB up), or of what the cap has room for; no room: not measured.
+  uint64_t bytes = uint64_t{64} << 20;
+  if (cap_.limit() != 0) {
+    const uint64_t room = cap_.limit() > cap_.in_use() ? cap_.limit() - cap_.in_use() : 0;
+    bytes = std::min(bytes, room / 2);
+  }
+  if (bytes < (uint64_t{1} << 20)) return 0;
+  PinnedBuffer<uint8_t> host(bytes);
+  DeviceBuffer<uint8_t> device(bytes);
+  const cudaStream_t s = stream_->get();
+  float ms[3];
+  for (float& m : ms) {
+    Event a, b;
+    a.record(s);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice, s));
+    b.record(s);
+    b.sync();
+    m = b.ms_since(a);
+  }
+  std::sort(ms, ms + 3);
+  pinned_bandwidth_ = static_cast<double>(bytes) / (static_cast<double>(ms[1]) / 1e3);
+  return pinned_bandwidth_;
+}
+
+void GpuBackend::release_batch() {
+  batch_witness_.clear();
+  batch_tails_.clear();
+  batch_key_.clear();
+  d_chunk_scalars_.release();
+  d_section_density_.release();
+  section_density_source_ = nullptr;
 }
 
 groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,

@@ -9,10 +9,13 @@
 //
 // With a memory limit ([gpus] memory_limit), or on a device too small for all of that, each proof
 // follows a device memory plan (memory_plan.hpp): the largest sections' bases stream from host
-// memory in chunks overlapped with the MSMs (msm_stream.hpp), the SpMV may fall back to the CPU
-// and the H chain to two vectors; every device allocation the backend makes is charged to the
-// limit (device_memory_cap.hpp) and one past it fails as out of memory. When everything fits,
-// the resident path runs unchanged.
+// memory in chunks overlapped with the MSMs (msm_stream.hpp), the recorded matrices may stream
+// by row blocks with a two-vector H chain, or the SpMV fall back to the CPU; every device
+// allocation the backend makes is charged to the limit (device_memory_cap.hpp) and one past it
+// fails as out of memory. Such a plan proves partitions in batches (batch_limit() > 1): each
+// partition's front (prove_front: a, b, c, the H chain, the H MSM) alone, then the batch's aux
+// MSMs (aux_msm) with each chunk of a section's bases uploaded once for every partition. When
+// everything fits, the resident path runs unchanged and batch_limit() is 1.
 //
 // Construction throws std::runtime_error when CUDA reports no such device. CUDA failures surface
 // as CudaError (a std::runtime_error naming the call site; out_of_memory() for exhausted device
@@ -22,7 +25,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "gpu/bases_cache.hpp"
 #include "gpu/device_buffer.hpp"
@@ -57,6 +62,12 @@ class GpuBackend final : public groth16::ProverBackend {
   groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
                        const groth16::ProofRandomness& rand,
                        groth16::ProverTiming* timing) override;
+  size_t batch_limit(const groth16::Parameters& params, const groth16::PartitionInput& in) override;
+  groth16::MsmSums prove_front(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                               groth16::ProverTiming* timing) override;
+  void aux_msm(const groth16::Parameters& params, groth16::AuxSection section,
+               std::span<const groth16::PartitionInput> inputs, std::span<groth16::MsmSums> sums,
+               std::span<groth16::ProverTiming> timings) override;
   std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
                                    const EvaluationDomain& domain, QuotientTiming* timing) override;
   G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override;
@@ -71,6 +82,13 @@ class GpuBackend final : public groth16::ProverBackend {
   uint64_t memory_limit() const { return options_.memory_limit; }
   // Device bytes this backend holds now, and at most since construction.
   uint64_t memory_in_use() const { return cap_.in_use(); }
+  // Bytes copied host to device and device to host since construction.
+  uint64_t h2d_bytes() const { return h2d_ + streamer_.uploaded_bytes(); }
+  uint64_t d2h_bytes() const { return d2h_; }
+  // Pinned host-to-device bandwidth measured on this device (bytes/s; measured once, the first
+  // time a plan streams: the floor of a capped proof's transfers; 0 when the cap has no room
+  // for a 1 MiB copy).
+  double pinned_h2d_bandwidth();
   uint64_t memory_peak() const { return cap_.peak(); }
   // The plan of the last proof (all_resident when nothing streamed).
   MemoryPlan last_plan() const;
@@ -91,12 +109,29 @@ class GpuBackend final : public groth16::ProverBackend {
   groth16::Proof prove_resident(const groth16::Parameters& params,
                                 const groth16::PartitionInput& in,
                                 const groth16::ProofRandomness& rand, groth16::ProverTiming& t);
-  // gpu_backend_planned.cpp: the three-phase proof of a capped device.
-  groth16::Proof prove_planned(const groth16::Parameters& params, const groth16::PartitionInput& in,
-                               const groth16::ProofRandomness& rand, groth16::ProverTiming& t,
-                               const MemoryPlan& plan);
+  // The plan of a proof of `in` now, with the caches laid out for it (cleared when the layout
+  // changes). Caller holds mu_ inside a DeviceMemoryCap::Scope.
+  MemoryPlan begin_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
+  // gpu_backend_planned.cpp: a capped device's front (SpMV or uploads, the H chain, the H MSM,
+  // the inputs' MSMs), freeing between the phases what the next does not use.
+  groth16::MsmSums front_planned(const groth16::Parameters& params,
+                                 const groth16::PartitionInput& in, groth16::ProverTiming& t,
+                                 const MemoryPlan& plan);
+  // gpu_backend_streamed.cpp: the front's a, b, c and H chain with the matrices streamed by row
+  // blocks and two vectors; h ends in d_abc_[0].
+  void chain_streamed(const groth16::PartitionInput& in);
+  // One matrix's rows [r0, r1) times w into d_out[0, r1 - r0), row blocks through the streamer.
+  void spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr* d_out);
+  // gpu_backend_batch.cpp: the aux MSMs of a batch.
+  void aux_planned(const groth16::Parameters& params, groth16::AuxSection section,
+                   std::span<const groth16::PartitionInput> inputs,
+                   std::span<groth16::MsmSums> sums, std::span<groth16::ProverTiming> timings,
+                   const MemoryPlan& plan);
   MemoryPlan plan_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
   void clear_locked();
+  // Frees the batch's compact witnesses (a front or another layout needs the room).
+  void release_batch();
+  double bandwidth_locked();  // pinned_h2d_bandwidth() with mu_ held
 
   // First member: the buffers below refund it when they are freed.
   DeviceMemoryCap cap_;
@@ -117,6 +152,16 @@ class GpuBackend final : public groth16::ProverBackend {
   DeviceBuffer<uint64_t> d_given_density_[3];
   DeviceBuffer<unsigned long long> d_flag_;
   BaseStreamer streamer_;
+  DeviceBuffer<Fr> d_coefficients_, d_inputs_, d_chunk_scalars_;
+  DeviceBuffer<uint64_t> d_input_density_, d_section_density_;
+  const void* section_density_source_ = nullptr;  // the host bitmap d_section_density_ holds
+  // The batch's compact witnesses, uploaded once for its four aux sections.
+  std::vector<WitnessScratch> batch_witness_;
+  std::vector<DeviceBuffer<uint8_t>>
+      batch_tails_;  // per partition: a section's tail (bases, scalars)
+  std::vector<const pce::CompactWitness*> batch_key_;
+  uint64_t h2d_ = 0, d2h_ = 0;
+  double pinned_bandwidth_ = 0;  // pinned_h2d_bandwidth(), 0 until measured
   MsmStats last_msm_;
   MemoryPlan last_plan_;
   std::string last_plan_key_;  // the summary of the plan the caches were laid out for

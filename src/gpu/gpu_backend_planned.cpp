@@ -1,6 +1,7 @@
 // GpuBackend on a capped device: the plan (memory_plan.hpp) from the partition's shape, and the
-// three-phase proof that follows it (SpMV or uploads, the H chain, chunked MSMs), freeing between
-// the phases what the next does not use. The same proof bytes as the resident path.
+// front of a proof that follows it (SpMV or uploads, the H chain, the H MSM in chunks, the
+// inputs' MSMs), freeing between the phases what the next does not use; the aux MSMs follow in
+// gpu_backend_batch.cpp. The same proof bytes as the resident path.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,7 @@ ProverShape prover_shape(const groth16::Parameters& params, const groth16::Parti
   shape.witness_values = w.aux_values.size();
   shape.recorded = in.circuit != nullptr;
   shape.pce_bytes = shape.recorded ? DeviceCircuit::bytes_for(*in.circuit) : 0;
+  shape.rows = in.rows();
   const uint64_t widest = std::max(shape.inputs, shape.aux);
   constexpr uint32_t g1 = sizeof(G1Affine), g2 = sizeof(G2Affine);
   constexpr uint32_t x1 = sizeof(Xyzz<G1Curve>), x2 = sizeof(Xyzz<G2Curve>);
@@ -78,128 +80,128 @@ MemoryPlan GpuBackend::plan_locked(const groth16::Parameters& params,
                             options_.max_chunk_scalars);
 }
 
-groth16::Proof GpuBackend::prove_planned(const groth16::Parameters& params,
-                                         const groth16::PartitionInput& in,
-                                         const groth16::ProofRandomness& rand,
-                                         groth16::ProverTiming& t, const MemoryPlan& plan) {
+groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
+                                           const groth16::PartitionInput& in,
+                                           groth16::ProverTiming& t, const MemoryPlan& plan) {
   const auto t_start = SteadyClock::now();
   const pce::CompactWitness& w = *in.witness;
-  const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;
+  const size_t rows = in.rows(), inputs = w.inputs.size();
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
   const size_t n = domain.size();
   const bool recorded = in.circuit != nullptr;
   const bool device_spmv = recorded && plan.spmv_on_device;
+  const bool streamed = device_spmv && plan.spmv_streams_matrices;
   const cudaStream_t s = stream_->get();
   if (plan.chain_two_vectors && device_spmv)
     throw std::logic_error("gpu plan: a two-vector H chain needs a, b, c on the host");
   if (recorded && !device_spmv && options_.pool == nullptr)
     throw std::logic_error("gpu plan: the host SpMV needs the backend's thread pool");
   // Not in the plan: the single-MSM entry points' copies, vectors the plan leaves on the host,
-  // and what a previous call that threw may have left of its later phases.
+  // a batch's compact witnesses, and what a previous call that threw may have left of its later
+  // phases.
   d_scalars_.release();
   d_density_.release();
-  if (!device_spmv) circuit_ = DeviceCircuit();
+  release_batch();
+  if (!device_spmv || streamed) circuit_ = DeviceCircuit();
   ws_.release();
   streamer_.release_device();
   ntt_->release_tables();
+  ntt_->set_single_twiddle_table(streamed);
   d_abc_[1].release();
   d_abc_[2].release();
+  const double bandwidth = bandwidth_locked();
+  const uint64_t h2d_before = h2d_bytes(), d2h_before = d2h_bytes();
 
-  // Phase 1: a, b, c on the device (SpMV) or on the host (CPU SpMV, or given).
   Event start, uploaded, evaluated, quotient_done;
   start.record(s);
-  bool w_on_device = false;
-  const auto expand_witness = [&] {
-    d_w_.reserve(inputs + aux);
-    upload_witness(w, d_w_.get(), witness_scratch_, s);
-    w_on_device = true;
-  };
-  const uint64_t* densities[3];
-  std::vector<Fr> host_abc[3];
-  std::span<const Fr> host[3] = {in.a, in.b, in.c};
-  if (device_spmv) {
-    expand_witness();
-    for (DeviceBuffer<Fr>& v : d_abc_)
-      v.reserve(n);
-    if (circuit_.source != in.circuit->storage.get() || circuit_.rows != rows) {
-      circuit_ = DeviceCircuit();
-      circuit_.upload(*in.circuit, s);
-    }
+  if (streamed) {
+    // Phases 1 and 2 interleaved, the matrices by row blocks: they count as the chain.
     uploaded.record(s);
-    spmv(circuit_, d_w_.get(), d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(), s);
-    densities[0] = circuit_.a_aux_density.get();
-    densities[1] = circuit_.b_input_density.get();
-    densities[2] = circuit_.b_aux_density.get();
-    const size_t bad =
-        first_unsatisfied_row(d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(), rows, d_flag_, s);
-    if (bad != rows) throw unsatisfied(bad, *in.circuit);
+    evaluated.record(s);
+    chain_streamed(in);
   } else {
-    if (recorded) {
-      for (auto& v : host_abc)
-        v.resize(rows);
-      pce::evaluate(*in.circuit, w, host_abc[0], host_abc[1], host_abc[2], *options_.pool);
-      if (const auto bad =
-              pce::first_unsatisfied_row(host_abc[0], host_abc[1], host_abc[2], *options_.pool)) {
-        throw unsatisfied(*bad, *in.circuit);
+    // Phase 1: a, b, c on the device (SpMV) or on the host (CPU SpMV, or given).
+    std::vector<Fr> host_abc[3];
+    std::span<const Fr> host[3] = {in.a, in.b, in.c};
+    if (device_spmv) {
+      d_w_.reserve(inputs + w.num_aux);
+      upload_witness(w, d_w_.get(), witness_scratch_, s);
+      h2d_ += inputs * sizeof(Fr) + compact_aux_bytes(w);
+      for (DeviceBuffer<Fr>& v : d_abc_)
+        v.reserve(n);
+      if (circuit_.source != in.circuit->storage.get() || circuit_.rows != rows) {
+        circuit_ = DeviceCircuit();
+        circuit_.upload(*in.circuit, s);
+        h2d_ += circuit_.bytes();
       }
-      for (int k = 0; k < 3; ++k)
-        host[k] = host_abc[k];
+      uploaded.record(s);
+      spmv(circuit_, d_w_.get(), d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(), s);
+      const size_t bad = first_unsatisfied_row(d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(),
+                                               rows, d_flag_, s);
+      if (bad != rows) throw unsatisfied(bad, *in.circuit);
+    } else {
+      if (recorded) {
+        for (auto& v : host_abc)
+          v.resize(rows);
+        pce::evaluate(*in.circuit, w, host_abc[0], host_abc[1], host_abc[2], *options_.pool);
+        if (const auto bad =
+                pce::first_unsatisfied_row(host_abc[0], host_abc[1], host_abc[2], *options_.pool)) {
+          throw unsatisfied(*bad, *in.circuit);
+        }
+        for (int k = 0; k < 3; ++k)
+          host[k] = host_abc[k];
+      }
+      uploaded.record(s);
     }
-    const DensityTracker* given[3] = {in.a_aux_density, in.b_input_density, in.b_aux_density};
-    for (int k = 0; k < 3; ++k) {
-      const std::vector<uint64_t>& words = given[k]->words();
-      d_given_density_[k].reserve(std::max<size_t>(1, words.size()));
-      d_given_density_[k].upload(words, s);
-      densities[k] = d_given_density_[k].get();
-    }
-    uploaded.record(s);
-  }
-  evaluated.record(s);
+    evaluated.record(s);
 
-  // Phase 2: the H chain; h ends in d_abc_[0].
-  if (w_on_device && !plan.witness_during_chain) {
+    // Phase 2: the H chain; h ends in d_abc_[0]. The witness is not needed past the SpMV.
     d_w_.release();
     witness_scratch_ = WitnessScratch();
-    w_on_device = false;
-  }
-  d_abc_[0].reserve(n);
-  Fr* const d_a = d_abc_[0].get();
-  if (!plan.chain_two_vectors) {
-    for (int k = 0; k < 3; ++k) {
-      d_abc_[k].reserve(n);
-      if (!device_spmv) d_abc_[k].upload(host[k], s);
-      d_abc_[k].zero(s, rows, n - rows);
-    }
-    quotient_in_place(d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(), domain, *ntt_);
-  } else {
-    // c first, to its coset evaluations, parked on the host; then a and b; then a b - c in
-    // ranges with c's range uploaded beside them.
-    std::vector<Fr> c_coset(n);
-    d_abc_[0].upload(host[2], s);
-    d_abc_[0].zero(s, rows, n - rows);
-    quotient_to_coset(d_a, domain, *ntt_);
-    d_abc_[0].download(c_coset, s);
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(s));  // c_coset complete before it is read back
-    d_abc_[0].upload(host[0], s);
-    d_abc_[0].zero(s, rows, n - rows);
-    d_abc_[1].reserve(n);
-    d_abc_[1].upload(host[1], s);
-    d_abc_[1].zero(s, rows, n - rows);
-    quotient_to_coset(d_a, domain, *ntt_);
-    quotient_to_coset(d_abc_[1].get(), domain, *ntt_);
-    {
-      const size_t len = std::min<size_t>(n, kChainChunkElements);
-      DeviceBuffer<Fr> c_range(len);
-      for (size_t off = 0; off < n; off += len) {
-        const size_t m = std::min(len, n - off);
-        // Stream order: this upload waits for the previous range's product to be read.
-        c_range.upload(std::span<const Fr>(c_coset).subspan(off, m), s);
-        ntt_detail::launch_ab_minus_c(d_a + off, d_abc_[1].get() + off, c_range.get(), m, s);
+    d_abc_[0].reserve(n);
+    Fr* const d_a = d_abc_[0].get();
+    if (!plan.chain_two_vectors) {
+      for (int k = 0; k < 3; ++k) {
+        d_abc_[k].reserve(n);
+        if (!device_spmv) {
+          d_abc_[k].upload(host[k], s);
+          h2d_ += host[k].size_bytes();
+        }
+        d_abc_[k].zero(s, rows, n - rows);
       }
-      CUZK_CUDA_CHECK(cudaStreamSynchronize(s));  // before c_range and c_coset go
+      quotient_in_place(d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(), domain, *ntt_);
+    } else {
+      // c first, to its coset evaluations, parked on the host; then a and b; then a b - c in
+      // ranges with c's range uploaded beside them.
+      std::vector<Fr> c_coset(n);
+      d_abc_[0].upload(host[2], s);
+      d_abc_[0].zero(s, rows, n - rows);
+      quotient_to_coset(d_a, domain, *ntt_);
+      d_abc_[0].download(c_coset, s);
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(s));  // c_coset complete before it is read back
+      d_abc_[0].upload(host[0], s);
+      d_abc_[0].zero(s, rows, n - rows);
+      d_abc_[1].reserve(n);
+      d_abc_[1].upload(host[1], s);
+      d_abc_[1].zero(s, rows, n - rows);
+      h2d_ += 2 * n * sizeof(Fr) + 3 * rows * sizeof(Fr);
+      d2h_ += n * sizeof(Fr);
+      quotient_to_coset(d_a, domain, *ntt_);
+      quotient_to_coset(d_abc_[1].get(), domain, *ntt_);
+      {
+        const size_t len = std::min<size_t>(n, kChainChunkElements);
+        DeviceBuffer<Fr> c_range(len);
+        for (size_t off = 0; off < n; off += len) {
+          const size_t m = std::min(len, n - off);
+          // Stream order: this upload waits for the previous range's product to be read.
+          c_range.upload(std::span<const Fr>(c_coset).subspan(off, m), s);
+          ntt_detail::launch_ab_minus_c(d_a + off, d_abc_[1].get() + off, c_range.get(), m, s);
+        }
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(s));  // before c_range and c_coset go
+      }
+      d_abc_[1].release();
+      quotient_from_coset(d_a, domain, *ntt_);
     }
-    d_abc_[1].release();
-    quotient_from_coset(d_a, domain, *ntt_);
   }
   quotient_done.record(s);
   quotient_done.sync();
@@ -209,64 +211,55 @@ groth16::Proof GpuBackend::prove_planned(const groth16::Parameters& params,
   d_abc_[1].release();
   d_abc_[2].release();
   ntt_->release_tables();
+  ntt_->set_single_twiddle_table(false);
 
-  // Phase 3: chunked MSMs, the largest sections' bases streamed.
-  if (!w_on_device) expand_witness();
-  const size_t chunk = plan.chunk_scalars;
-  size_t slot = 0;  // a chunk's bases of the widest streamed curve
-  for (const SectionPlan& sec : plan.sections) {
-    if (!sec.resident)
-      slot = std::max(slot, chunk * (sec.name == "b_g2" ? sizeof(G2Affine) : sizeof(G1Affine)));
-  }
-  if (slot != 0) streamer_.reserve(slot);
-  const Fr* const d_inputs = d_w_.get();
-  const Fr* const d_aux = d_w_.get() + inputs;
-  const size_t b_inputs = in.b_input_density->popcount();
-  const std::span<const G1Affine> a_bases(params.a), b1_bases(params.b_g1);
-  const std::span<const G2Affine> b2_bases(params.b_g2);
-  const bool rh = plan.resident("h"), rl = plan.resident("l"), ra = plan.resident("a");
-  const bool rb1 = plan.resident("b_g1"), rb2 = plan.resident("b_g2");
-  BaseStreamer& st = streamer_;
-  MsmStats* const stats = &last_msm_;
+  // Phase 3: the H MSM in chunks (its bases streamed unless resident), then the inputs' parts
+  // of A, B_G1, B_G2 (a few hundred scalars, their bases cached).
+  const size_t chunk = plan.chunk_scalars != 0 ? plan.chunk_scalars : (n + 63) / 64 * 64;
+  const bool rh = plan.resident("h");
+  if (!rh) streamer_.reserve(chunk * sizeof(G1Affine));
   groth16::MsmSums sums;
   auto t0 = SteadyClock::now();
-  sums.h = chunked_msm<G1Curve>(st, g1_bases_, rh, std::span<const G1Affine>(params.h), d_a, n - 1,
-                                nullptr, nullptr, chunk, ws_, s, stats);
+  sums.h =
+      chunked_msm<G1Curve>(streamer_, g1_bases_, rh, std::span<const G1Affine>(params.h),
+                           d_abc_[0].get(), n - 1, nullptr, nullptr, chunk, ws_, s, &last_msm_);
   t.msm_h_s = seconds_since(t0);
-  t0 = SteadyClock::now();
-  sums.l = chunked_msm<G1Curve>(st, g1_bases_, rl, std::span<const G1Affine>(params.l), d_aux, aux,
-                                nullptr, nullptr, chunk, ws_, s, stats);
-  t.msm_l_s = seconds_since(t0);
-  t0 = SteadyClock::now();
-  sums.a = chunked_msm<G1Curve>(st, g1_bases_, ra, a_bases.first(inputs), d_inputs, inputs, nullptr,
-                                nullptr, chunk, ws_, s, stats) +
-           chunked_msm<G1Curve>(st, g1_bases_, ra, a_bases.subspan(inputs), d_aux, aux,
-                                in.a_aux_density, densities[0], chunk, ws_, s, stats);
-  t.msm_a_s = seconds_since(t0);
-  t0 = SteadyClock::now();
-  sums.b_g1 = chunked_msm<G1Curve>(st, g1_bases_, rb1, b1_bases.first(b_inputs), d_inputs, inputs,
-                                   in.b_input_density, densities[1], chunk, ws_, s, stats) +
-              chunked_msm<G1Curve>(st, g1_bases_, rb1, b1_bases.subspan(b_inputs), d_aux, aux,
-                                   in.b_aux_density, densities[2], chunk, ws_, s, stats);
-  t.msm_b_g1_s = seconds_since(t0);
-  t0 = SteadyClock::now();
-  sums.b_g2 = chunked_msm<G2Curve>(st, g2_bases_, rb2, b2_bases.first(b_inputs), d_inputs, inputs,
-                                   in.b_input_density, densities[1], chunk, ws_, s, stats) +
-              chunked_msm<G2Curve>(st, g2_bases_, rb2, b2_bases.subspan(b_inputs), d_aux, aux,
-                                   in.b_aux_density, densities[2], chunk, ws_, s, stats);
-  t.msm_b_g2_s = seconds_since(t0);
-  // What the next partition's first phases do not count on (memory_plan.cpp).
-  ws_.release();
   streamer_.release_device();
-  if (!device_spmv) {
-    d_w_.release();
-    witness_scratch_ = WitnessScratch();
-  }
+  ws_.release();
+  d_abc_[0].release();
   t0 = SteadyClock::now();
-  const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
-  t.assemble_s = seconds_since(t0);
+  d_inputs_.reserve(inputs);
+  d_inputs_.upload(w.inputs, s);
+  const std::vector<uint64_t>& b_words = in.b_input_density->words();
+  d_input_density_.reserve(std::max<size_t>(1, b_words.size()));
+  d_input_density_.upload(b_words, s);
+  h2d_ += inputs * sizeof(Fr) + b_words.size() * 8;
+  const size_t b_inputs = in.b_input_density->popcount();
+  const auto a_in = std::span<const G1Affine>(params.a).first(inputs);
+  const auto b1_in = std::span<const G1Affine>(params.b_g1).first(b_inputs);
+  const auto b2_in = std::span<const G2Affine>(params.b_g2).first(b_inputs);
+  sums.l = G1Jacobian::identity();
+  sums.a = msm_split<G1Curve>(g1_bases_.get(a_in, s), d_inputs_.get(), inputs, nullptr, ws_, s);
+  const double a_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  sums.b_g1 = b_inputs == 0 ? G1Jacobian::identity()
+                            : msm_split<G1Curve>(g1_bases_.get(b1_in, s), d_inputs_.get(), inputs,
+                                                 d_input_density_.get(), ws_, s);
+  const double b1_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  sums.b_g2 = b_inputs == 0 ? G2Jacobian::identity()
+                            : msm_split<G2Curve>(g2_bases_.get(b2_in, s), d_inputs_.get(), inputs,
+                                                 d_input_density_.get(), ws_, s);
+  t.msm_a_s += a_s;
+  t.msm_b_g1_s += b1_s;
+  t.msm_b_g2_s += seconds_since(t0);
+  ws_.release();
+  const uint64_t moved = (h2d_bytes() - h2d_before) + (d2h_bytes() - d2h_before);
+  t.h2d_bytes += h2d_bytes() - h2d_before;
+  t.d2h_bytes += d2h_bytes() - d2h_before;
+  if (bandwidth > 0) t.transfer_floor_s += static_cast<double>(moved) / bandwidth;
   t.total_s = t.synthesis_s + seconds_since(t_start);
-  return proof;
+  return sums;
 }
 
 }  // namespace cuzk::gpu

@@ -19,45 +19,73 @@ uint64_t ceil_div(uint64_t a, uint64_t b) {
 
 // The decisions a plan is evaluated for.
 struct Choice {
-  bool spmv_on_device = true, witness_during_chain = true, chain_two = false;
+  bool spmv_on_device = true, witness_during_chain = true, stream_matrices = false;
+  bool chain_two = false;
   uint64_t chunk = 0;
   std::vector<bool> resident;
 };
 
 struct Peaks {
   uint64_t spmv = 0, chain = 0, msm = 0, ring = 0;
-  uint64_t max() const { return std::max({spmv, chain, msm}); }
+  // The batch phase: batch_fixed + k * compact for k partitions.
+  uint64_t batch_fixed = 0, compact = 0;
+  uint64_t batch(uint64_t k) const { return batch_fixed + k * compact; }
+  uint64_t max() const { return std::max({spmv, chain, msm, batch(1)}); }
 };
 
 Peaks evaluate(const ProverShape& s, const Choice& c) {
   const uint64_t v = s.domain * kFr;  // one H-chain vector
   const uint64_t w = witness_bytes(s);
-  const uint64_t pce = c.spmv_on_device ? s.pce_bytes : 0;
-  uint64_t resident = 0, ring_point = 0, ws = 0;
+  // The recorded circuit stays cached on the device across partitions unless it streams.
+  const uint64_t pce = c.spmv_on_device && !c.stream_matrices ? s.pce_bytes : 0;
+  // Staging slots per phase: the H MSM's for the H bases, the batch's for its widest streamed
+  // section, the row-block SpMV's for a block of matrix rows (the backend sizes them per phase).
+  uint64_t resident = 0, ring_h = 0, ring_aux = 0, ws_h = 0, ws_aux = 0;
   for (size_t i = 0; i < s.sections.size(); ++i) {
     const MsmSectionShape& m = s.sections[i];
+    const bool h = m.name == "h";
     if (c.resident[i]) {
       resident += m.points * m.point_bytes;
     } else {
-      ring_point = std::max<uint64_t>(ring_point, m.point_bytes);
+      (h ? ring_h : ring_aux) = std::max(h ? ring_h : ring_aux, 2 * c.chunk * m.point_bytes);
     }
+    uint64_t& ws = h ? ws_h : ws_aux;
     ws = std::max(ws, msm_workspace_bytes(std::min(c.chunk, m.scalars), m.bucket_bytes));
   }
   Peaks p;
-  p.ring = 2 * c.chunk * ring_point;
+  // (a small circuit's whole matrix is one block)
+  const uint64_t ring_spmv =
+      c.stream_matrices ? 2 * std::min(kMinMatrixSlotBytes, std::max<uint64_t>(1, s.pce_bytes)) : 0;
+  p.ring = std::max({ring_h, ring_aux, ring_spmv});
+  const uint64_t c_block = std::min(kChainChunkElements, s.domain) * kFr;
   // Phase 1: a, b, c evaluated (device SpMV over w and the recorded circuit) or uploaded (c alone
   // first for a two-vector chain).
-  if (c.spmv_on_device) {
+  if (c.stream_matrices) {
+    // a and b whole, c's rows by blocks against them (the check), matrices through the slots.
+    p.spmv = resident + w + 2 * v + ring_spmv + c_block;
+  } else if (c.spmv_on_device) {
     p.spmv = resident + pce + w + 3 * v;
   } else {
     p.spmv = resident + (c.chain_two ? v : 3 * v);
   }
-  // Phase 2: the H chain; the recorded circuit stays cached for the next partition.
-  const uint64_t vectors = c.chain_two ? 2 * v + kChainChunkElements * kFr : 3 * v;
-  const bool w_kept = c.spmv_on_device && c.witness_during_chain;
-  p.chain = resident + pce + ntt_table_bytes(s.domain) + vectors + (w_kept ? w : 0);
-  // Phase 3: h (in a's vector) and w; b, c, the tables gone; chunked MSMs.
-  p.msm = resident + pce + v + w + p.ring + ws;
+  // Phase 2: the H chain.
+  if (c.stream_matrices) {
+    // a and b to the coset with w kept (c is evaluated again from it, its matrix streamed), one
+    // twiddle table at a time.
+    p.chain = resident + w + 2 * v + std::max(ntt_one_table_bytes(s.domain), ring_spmv);
+  } else {
+    const uint64_t vectors = c.chain_two ? 2 * v + c_block : 3 * v;
+    const bool w_kept = c.spmv_on_device && c.witness_during_chain;
+    p.chain = resident + pce + ntt_table_bytes(s.domain) + vectors + (w_kept ? w : 0);
+  }
+  // Phase 3: the H MSM (h in a's vector; the inputs' MSMs are a few hundred scalars).
+  p.msm = resident + pce + v + ring_h + ws_h;
+  // The batch: the aux MSMs of k partitions from their compact witnesses, a chunk of scalars
+  // expanded at a time, the section's density, and each partition's tail (its non-0/1 scalars
+  // with a copy of their bases, summed by one Pippenger after the last chunk).
+  const uint64_t density = ceil_div(s.aux, 64) * 8;
+  p.batch_fixed = resident + pce + ring_aux + ws_aux + c.chunk * kFr + density + 4 * kMiB;
+  p.compact = compact_witness_bytes(s) + (gathers_tails(s) ? batch_tail_bytes(s) : 0);
   return p;
 }
 
@@ -66,12 +94,20 @@ MemoryPlan to_plan(const ProverShape& s, const Choice& c, const Peaks& p, uint64
   plan.cap = cap;
   plan.spmv_on_device = c.spmv_on_device;
   plan.witness_during_chain = c.witness_during_chain;
+  plan.spmv_streams_matrices = c.stream_matrices;
   plan.chain_two_vectors = c.chain_two;
   plan.chunk_scalars = c.chunk;
   plan.ring_bytes = p.ring;
   plan.spmv_peak = p.spmv;
   plan.chain_peak = p.chain;
   plan.msm_peak = p.msm;
+  // As many partitions as the batch phase holds (at least one: max() counted one).
+  uint64_t k = 1;
+  while (k < kMaxBatchPartitions && p.batch(k + 1) <= cap)
+    ++k;
+  plan.batch_partitions = k;
+  plan.batch_peak = p.batch(k);
+  plan.batch_gathers_tails = gathers_tails(s);
   for (size_t i = 0; i < s.sections.size(); ++i) {
     const MsmSectionShape& m = s.sections[i];
     plan.sections.push_back({m.name, m.points * m.point_bytes, c.resident[i]});
@@ -91,7 +127,7 @@ std::string gib(uint64_t bytes) {
 }
 
 uint64_t MemoryPlan::peak() const {
-  return std::max({spmv_peak, chain_peak, msm_peak});
+  return std::max({spmv_peak, chain_peak, msm_peak, batch_peak});
 }
 
 bool MemoryPlan::streams() const {
@@ -108,8 +144,8 @@ bool MemoryPlan::resident(const std::string& section) const {
 std::string MemoryPlan::layout_key() const {
   if (all_resident) return "resident";
   std::string k = std::to_string(spmv_on_device) + std::to_string(witness_during_chain) +
-                  std::to_string(chain_two_vectors) + " " + std::to_string(chunk_scalars) + " " +
-                  std::to_string(ring_bytes);
+                  std::to_string(spmv_streams_matrices) + std::to_string(chain_two_vectors) + " " +
+                  std::to_string(chunk_scalars) + " " + std::to_string(ring_bytes);
   for (const SectionPlan& s : sections)
     if (s.resident) k += " " + s.name;
   return k;
@@ -122,10 +158,14 @@ std::string MemoryPlan::summary() const {
   for (const SectionPlan& s : sections)
     (s.resident ? res : str) += (s.resident ? res : str).empty() ? s.name : "," + s.name;
   out += "resident [" + res + "] streamed [" + str + "] chunk " + std::to_string(chunk_scalars) +
-         " scalars, ring " + gib(ring_bytes) + "; spmv " + (spmv_on_device ? "device" : "host") +
-         ", witness " + (witness_during_chain ? "kept" : "re-expanded") + ", chain " +
-         (chain_two_vectors ? "two vectors" : "three vectors") + "; peaks spmv " + gib(spmv_peak) +
-         " chain " + gib(chain_peak) + " msm " + gib(msm_peak);
+         " scalars, ring " + gib(ring_bytes) + "; spmv " +
+         (!spmv_on_device         ? "host"
+          : spmv_streams_matrices ? "device, matrices streamed"
+                                  : "device") +
+         ", witness " + (witness_during_chain ? "kept" : "freed") + " for the chain, chain " +
+         (chain_two_vectors || spmv_streams_matrices ? "two vectors" : "three vectors") +
+         "; batches of " + std::to_string(batch_partitions) + "; peaks spmv " + gib(spmv_peak) +
+         " chain " + gib(chain_peak) + " msm " + gib(msm_peak) + " batch " + gib(batch_peak);
   return out;
 }
 
@@ -154,6 +194,27 @@ uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes) {
 uint64_t ntt_table_bytes(uint64_t n) {
   // Twiddles for omega and omega^-1 (n/2 each); power tables of two coset shifts.
   return n * kFr + 4 * (4096 + ceil_div(n, 4096)) * kFr;
+}
+
+uint64_t ntt_one_table_bytes(uint64_t n) {
+  return n / 2 * kFr + 2 * (4096 + ceil_div(n, 4096)) * kFr;
+}
+
+uint64_t compact_witness_bytes(const ProverShape& s) {
+  const uint64_t words = ceil_div(s.aux, 64);
+  return 2 * words * 8 + words * 4 + std::max<uint64_t>(1, s.witness_values) * kFr;
+}
+
+bool gathers_tails(const ProverShape& s) {
+  return s.witness_values * 8 <= s.aux;
+}
+
+uint64_t batch_tail_bytes(const ProverShape& s) {
+  uint64_t point = 0;
+  for (const MsmSectionShape& m : s.sections)
+    if (m.name != "h") point = std::max<uint64_t>(point, m.point_bytes);
+  const uint64_t room = std::max<uint64_t>(1, s.witness_values);
+  return tail_scalars_offset(room, point) + room * kFr;
 }
 
 uint64_t witness_bytes(const ProverShape& s) {
@@ -188,6 +249,8 @@ MemoryPlan plan_device_memory(const ProverShape& shape, uint64_t cap, bool host_
     p.spmv = p.chain = p.msm = all;
     MemoryPlan plan = to_plan(shape, c, p, cap);
     plan.all_resident = true;
+    plan.batch_partitions = 1;  // every base resident: nothing to share between partitions
+    plan.batch_peak = all;
     return plan;
   }
   uint64_t largest = 64;
@@ -201,17 +264,19 @@ MemoryPlan plan_device_memory(const ProverShape& shape, uint64_t cap, bool host_
   const uint64_t bottom = std::min(stream_top, kMinChunkScalars);
   // The fallbacks in order of cost; a classic partition (a, b, c given) has no SpMV choice.
   std::vector<Choice> levels;
-  const auto level = [&](bool device, bool keep_w, bool two) {
+  const auto level = [&](bool device, bool keep_w, bool two, bool stream_matrices = false) {
     Choice c;
     c.spmv_on_device = device;
     c.witness_during_chain = keep_w;
     c.chain_two = two;
+    c.stream_matrices = stream_matrices;
     c.resident.assign(shape.sections.size(), false);
     levels.push_back(c);
   };
   if (shape.recorded) {
     level(true, true, false);
     level(true, false, false);
+    level(true, true, false, true);
   }
   if (!shape.recorded || host_spmv) {
     level(false, false, false);

@@ -9,9 +9,14 @@
 //     MSM's scratch), and the bases of the largest sections stream from host memory through two
 //     staging slots while the smallest stay resident as room allows;
 //   - if that is still too large, in this order: the witness leaves the device during the H
-//     chain (expanded again from the compact witness after it), a, b, c are evaluated on the host
-//     (CPU SpMV) instead of the device (the recorded circuit leaves the device), and the H chain
-//     holds two vectors (c is transformed first and parked on the host).
+//     chain, the recorded matrices stream to the device by row blocks (not cached) and the chain
+//     holds two vectors and one twiddle table (c's rows are checked against a b by blocks, then
+//     c is evaluated again once a b is formed), a, b, c are evaluated on the host (CPU SpMV)
+//     instead of the device, and the host chain holds two vectors (c parked on the host).
+// A streaming plan proves partitions in batches (batch_partitions): the front of each partition
+// (a, b, c, the H chain, the H MSM) one at a time, then the aux MSMs (L, A, B) of the whole
+// batch with one pass over each section's bases, so those bases cross the bus once per batch.
+// The batch holds each partition's compact witness on the device (a few percent of w).
 // A cap below the smallest working set is a DeviceMemoryError naming the bytes needed.
 //
 // The model counts every buffer the backend allocates (gpu_backend.cpp, msm_digits.cu,
@@ -42,6 +47,7 @@ struct ProverShape {
   uint64_t witness_values = 0;  // non-0/1 aux values of the compact witness
   bool recorded = false;        // a, b, c come from a recorded circuit (else from the host)
   uint64_t pce_bytes = 0;       // that circuit on the device (DeviceCircuit::bytes)
+  uint64_t rows = 0;            // its rows (0: domain - 1), for the row-block SpMV
   std::vector<MsmSectionShape> sections;
 };
 
@@ -55,12 +61,21 @@ struct MemoryPlan {
   uint64_t cap = 0;
   bool all_resident = false;         // today's path; nothing below applies
   bool spmv_on_device = true;        // false: a, b, c from the host (CPU SpMV or given)
-  bool witness_during_chain = true;  // false: w freed before the H chain, expanded after it
-  bool chain_two_vectors = false;    // H chain with a and b on the device, c parked on the host
-  uint64_t chunk_scalars = 0;        // scalars per MSM chunk, a multiple of 64
-  uint64_t ring_bytes = 0;           // both staging slots of streamed bases (0: none streams)
+  bool witness_during_chain = true;  // false: w freed before the H chain
+  // The device SpMV reads the matrices by row blocks through the staging slots; the chain holds
+  // a and b and one twiddle table, c is checked by blocks and evaluated again for a b - c.
+  bool spmv_streams_matrices = false;
+  bool chain_two_vectors = false;  // host chain: a and b on the device, c parked on the host
+  uint64_t chunk_scalars = 0;      // scalars per MSM chunk, a multiple of 64
+  uint64_t ring_bytes = 0;         // both staging slots (0: nothing streams)
+  uint64_t batch_partitions = 1;   // partitions proved together (aux MSMs over one pass)
+  // The batch sums each partition's non-0/1 aux scalars by one Pippenger per section over
+  // their gathered bases (a mostly-0/1 witness); false: one split MSM per chunk.
+  bool batch_gathers_tails = false;
   std::vector<SectionPlan> sections;
-  uint64_t spmv_peak = 0, chain_peak = 0, msm_peak = 0;  // bytes on the device in each phase
+  // Bytes on the device in each phase: the front's SpMV, H chain and H MSM, and the batch's aux
+  // MSMs with batch_partitions compact witnesses.
+  uint64_t spmv_peak = 0, chain_peak = 0, msm_peak = 0, batch_peak = 0;
 
   uint64_t peak() const;
   bool streams() const;  // some section's bases stream from the host
@@ -83,8 +98,13 @@ class DeviceMemoryError : public std::runtime_error {
   uint64_t needed_, cap_;
 };
 
-// Elements of H-chain vector c uploaded at a time for the pointwise step of a two-vector chain.
+// Elements of H-chain vector c uploaded at a time for the pointwise step of a two-vector chain,
+// and rows of c evaluated at a time by the row-block SpMV's check.
 inline constexpr uint64_t kChainChunkElements = uint64_t{1} << 23;
+// A batch holds at most this many partitions (SnapDeals proves 16 at 32 GiB, PoRep 10).
+inline constexpr uint64_t kMaxBatchPartitions = 16;
+// The staging slots hold at least this much when the matrices stream (one row block).
+inline constexpr uint64_t kMinMatrixSlotBytes = uint64_t{256} << 20;
 // Scalars per MSM chunk at most (msm_split takes < 2^31). The plan halves the chunk from the
 // largest MSM down until it fits: wider chunks are faster per point (H200, 2026-11-30: G1 2^24
 // at c = 16 253 ms = 15.1 ns/point, 2^26 at c = 20 821 ms = 12.2 ns/point) but their scratch
@@ -98,8 +118,23 @@ inline constexpr uint64_t kMinChunkScalars = uint64_t{1} << 16;
 uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes);
 // NTT twiddle and power tables of the H chain at domain size n.
 uint64_t ntt_table_bytes(uint64_t n);
+// One twiddle table (a single direction) and the power tables.
+uint64_t ntt_one_table_bytes(uint64_t n);
 // The expanded witness and its upload scratch.
 uint64_t witness_bytes(const ProverShape& s);
+// One partition's compact aux witness on the device (bitmaps, ranks, non-0/1 values).
+uint64_t compact_witness_bytes(const ProverShape& s);
+// Where a batch's tail of `room` entries keeps its scalars, after the bases of `point_bytes`
+// each (aligned for the kernels' vector loads); the tail's bytes are that plus room scalars.
+inline uint64_t tail_scalars_offset(uint64_t room, uint64_t point_bytes) {
+  return (room * point_bytes + 255) / 256 * 256;
+}
+// One partition's tail in a batch's aux section (its non-0/1 values and a copy of their bases,
+// at the widest aux section's point size).
+uint64_t batch_tail_bytes(const ProverShape& s);
+// Whether a batch gathers tails for this shape: its aux is mostly 0/1 (at most 1 in 8 values
+// otherwise; PoRep 1.3%). A full-width witness (WindowPoSt) would copy every base.
+bool gathers_tails(const ProverShape& s);
 // Everything resident, whole MSMs: today's peak.
 uint64_t resident_peak(const ProverShape& s);
 

@@ -7,6 +7,7 @@
 
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
+#include "gpu/cuda_check.hpp"
 #include "gpu/msm_device.hpp"
 
 namespace cuzk::gpu {
@@ -117,17 +118,46 @@ Jacobian<Curve> msm_split(const Affine<Curve>* d_bases, const Fr* d_scalars, siz
   return ones + rest;
 }
 
-#define CUZK_GPU_MSM_INSTANTIATE(C)                                                           \
-  template Jacobian<C> msm_pippenger<C>(const Affine<C>*, const Fr*, const uint32_t*, size_t, \
-                                        MsmWorkspace&, cudaStream_t, unsigned, MsmStats*);    \
-  template MsmBaseTable<C> precompute_bases<C>(const Affine<C>*, size_t, unsigned, unsigned,  \
-                                               Affine<C>*, cudaStream_t);                     \
-  template Jacobian<C> msm_pippenger<C>(const MsmBaseTable<C>&, const Fr*, const uint32_t*,   \
-                                        size_t, MsmWorkspace&, cudaStream_t, MsmStats*);      \
-  template Jacobian<C> batch_add<C>(const Affine<C>*, const uint32_t*, size_t, MsmWorkspace&, \
-                                    cudaStream_t);                                            \
-  template Jacobian<C> msm_split<C>(const Affine<C>*, const Fr*, size_t, const uint64_t*,     \
-                                    MsmWorkspace&, cudaStream_t, MsmStats*);
+template <class Curve>
+Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const Fr* d_scalars, size_t n,
+                               const uint64_t* d_density, MsmWorkspace& ws, cudaStream_t stream,
+                               MsmTail<Curve>& tail) {
+  if (n == 0) return Jacobian<Curve>::identity();
+  check_scalar_count(n);
+  const msm_detail::SplitCounts counts = msm_detail::classify(d_scalars, n, d_density, ws, stream);
+  if (tail.size + counts.tail > tail.capacity) {
+    throw std::logic_error("gpu msm: a tail of " + std::to_string(tail.size + counts.tail) +
+                           " entries past its room for " + std::to_string(tail.capacity));
+  }
+  static_assert(sizeof(Affine<Curve>) % 4 == 0);
+  msm_detail::gather_words(d_bases, ws.tail_index.get(), counts.tail, sizeof(Affine<Curve>) / 4,
+                           tail.bases + tail.size, stream);
+  if (counts.tail != 0) {
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(tail.scalars + tail.size, ws.tail_scalars.get(),
+                                    counts.tail * sizeof(Fr), cudaMemcpyDeviceToDevice, stream));
+  }
+  tail.size += counts.tail;
+  // (batch_add synchronises: the gather and the copy above are done when it returns)
+  if (counts.ones == 0) {
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return Jacobian<Curve>::identity();
+  }
+  return batch_add<Curve>(d_bases, ws.ones_bits.get(), n, ws, stream);
+}
+
+#define CUZK_GPU_MSM_INSTANTIATE(C)                                                            \
+  template Jacobian<C> msm_pippenger<C>(const Affine<C>*, const Fr*, const uint32_t*, size_t,  \
+                                        MsmWorkspace&, cudaStream_t, unsigned, MsmStats*);     \
+  template MsmBaseTable<C> precompute_bases<C>(const Affine<C>*, size_t, unsigned, unsigned,   \
+                                               Affine<C>*, cudaStream_t);                      \
+  template Jacobian<C> msm_pippenger<C>(const MsmBaseTable<C>&, const Fr*, const uint32_t*,    \
+                                        size_t, MsmWorkspace&, cudaStream_t, MsmStats*);       \
+  template Jacobian<C> batch_add<C>(const Affine<C>*, const uint32_t*, size_t, MsmWorkspace&,  \
+                                    cudaStream_t);                                             \
+  template Jacobian<C> msm_split<C>(const Affine<C>*, const Fr*, size_t, const uint64_t*,      \
+                                    MsmWorkspace&, cudaStream_t, MsmStats*);                   \
+  template Jacobian<C> msm_split_ones<C>(const Affine<C>*, const Fr*, size_t, const uint64_t*, \
+                                         MsmWorkspace&, cudaStream_t, MsmTail<C>&);
 CUZK_GPU_MSM_INSTANTIATE(G1Curve)
 CUZK_GPU_MSM_INSTANTIATE(G2Curve)
 #undef CUZK_GPU_MSM_INSTANTIATE

@@ -107,6 +107,25 @@ template <class Curve>
 Jacobian<Curve> batch_add(const Affine<Curve>* d_bases, const uint32_t* d_bits, size_t n,
                           MsmWorkspace& ws, cudaStream_t stream);
 
+// Where msm_split_ones appends a chunk's tail: room for `capacity` entries of bases and scalars
+// from `size` on; it advances size.
+template <class Curve>
+struct MsmTail {
+  Affine<Curve>* bases = nullptr;
+  Fr* scalars = nullptr;
+  size_t size = 0, capacity = 0;
+};
+
+// The 0/1 split of one chunk of a batched MSM: returns the sum of the bases whose scalar is 1,
+// and appends every other non-zero scalar with a copy of its base (gathered from d_bases) to
+// `tail`, so that the tails of all chunks are summed by one msm_pippenger (over tail.bases,
+// without an index): one Pippenger per partition instead of one per chunk. std::logic_error
+// when the tail has no room. Synchronises `stream`.
+template <class Curve>
+Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const Fr* d_scalars, size_t n,
+                               const uint64_t* d_density, MsmWorkspace& ws, cudaStream_t stream,
+                               MsmTail<Curve>& tail);
+
 // The split MSM over n scalars in device memory. Without density (d_density null): scalar i
 // multiplies bases[i]; with it (packed 64-bit words as DensityTracker::words()): scalar i is used
 // iff bit i is set and multiplies bases[rank of i among the set bits].

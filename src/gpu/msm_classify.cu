@@ -71,7 +71,28 @@ __global__ void classify_kernel(const FrD* __restrict__ scalars, size_t n,
   }
 }
 
+// dst[i] = src[index[i]], elements of `words` words, one word a thread (consecutive threads copy
+// consecutive words: the writes coalesce).
+__global__ void gather_words_kernel(const uint32_t* __restrict__ src,
+                                    const uint32_t* __restrict__ index, size_t count,
+                                    unsigned words, uint32_t* __restrict__ dst) {
+  const size_t total = count * words;
+  for (size_t t = blockIdx.x * size_t{blockDim.x} + threadIdx.x; t < total;
+       t += size_t{gridDim.x} * blockDim.x) {
+    const size_t i = t / words, w = t % words;
+    dst[t] = src[size_t{index[i]} * words + w];
+  }
+}
+
 }  // namespace
+
+void gather_words(const void* d_src, const uint32_t* d_index, size_t count, unsigned words,
+                  void* d_dst, cudaStream_t s) {
+  if (count == 0) return;
+  gather_words_kernel<<<grid_for(count * words, kThreads), kThreads, 0, s>>>(
+      static_cast<const uint32_t*>(d_src), d_index, count, words, static_cast<uint32_t*>(d_dst));
+  CUZK_CUDA_CHECK_LAUNCH();
+}
 
 SplitCounts classify(const Fr* d_scalars, size_t n, const uint64_t* d_density, MsmWorkspace& ws,
                      cudaStream_t s) {

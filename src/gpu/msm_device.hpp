@@ -71,4 +71,8 @@ struct SplitCounts {
 SplitCounts classify(const Fr* d_scalars, size_t n, const uint64_t* d_density, MsmWorkspace& ws,
                      cudaStream_t s);
 
+// dst[i] = src[index[i]] for i < count, elements of `words` 32-bit words (a point's bytes / 4).
+void gather_words(const void* d_src, const uint32_t* d_index, size_t count, unsigned words,
+                  void* d_dst, cudaStream_t s);
+
 }  // namespace cuzk::gpu::msm_detail

@@ -17,8 +17,10 @@ namespace cuzk::gpu {
 void BaseStreamer::reserve(size_t slot_bytes) {
   if (copy_ == nullptr) {
     copy_ = std::make_unique<Stream>();
-    for (auto& e : copied_)
-      e = std::make_unique<Event>();
+    for (int k = 0; k < 2; ++k) {
+      copied_[k] = std::make_unique<Event>();
+      consumed_[k] = std::make_unique<Event>();
+    }
   }
   for (int k = 0; k < 2; ++k) {
     d_slot_[k].reserve(slot_bytes);
@@ -53,18 +55,91 @@ void BaseStreamer::host_copy(void* dst, const void* src, size_t bytes) const {
       bytes, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); }, size_t{4} << 20, 1);
 }
 
+void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>& ranges,
+                          const std::function<void(size_t, const uint8_t*)>& consume,
+                          cudaStream_t compute) {
+  if (count == 0) return;
+  std::vector<size_t> sizes(count);
+  for (size_t k = 0; k < count; ++k) {
+    for (const auto& r : ranges(k))
+      sizes[k] += r.size();
+    if (copy_ == nullptr || sizes[k] > slot_bytes_) {
+      throw std::invalid_argument("host stream: a piece of " + std::to_string(sizes[k]) +
+                                  " bytes, the streamer's slots hold " +
+                                  std::to_string(slot_bytes_));
+    }
+  }
+  const cudaStream_t copy = copy_->get();
+  // Host copy of piece k into pinned slot k % 2, once that slot's previous upload is done (piece
+  // k - 2, or the last piece of an earlier call through this slot).
+  const auto fill = [&](size_t k) {
+    CUZK_CUDA_CHECK(cudaSetDevice(device_));
+    if (k >= 2 || used_[k % 2]) copied_[k % 2]->sync();
+    uint8_t* dst = h_slot_[k % 2].get();
+    for (const auto& r : ranges(k)) {
+      host_copy(dst, r.data(), r.size());
+      dst += r.size();
+    }
+  };
+  const auto upload = [&](size_t k) {
+    // The device slot's previous piece (k - 2, or an earlier call's) was consumed on `compute`
+    // first: a consumer that only queued its kernels may still be reading it (the H200 run of
+    // 2026-12-04: the row-block SpMV of B overwrote A's last block under its kernel).
+    if (k >= 2 || used_[k % 2]) {
+      CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_[k % 2]->get(), 0));
+    }
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[k % 2].get(), h_slot_[k % 2].get(), sizes[k],
+                                    cudaMemcpyHostToDevice, copy));
+    copied_[k % 2]->record(copy);
+    uploaded_ += sizes[k];
+  };
+  fill(0);
+  upload(0);
+  std::future<void> next;
+  if (count > 1) next = std::async(std::launch::async, fill, size_t{1});
+  for (size_t k = 0; k < count; ++k) {
+    if (k + 1 < count) {
+      next.get();
+      upload(k + 1);
+      if (k + 2 < count) next = std::async(std::launch::async, fill, k + 2);
+    }
+    CUZK_CUDA_CHECK(cudaStreamWaitEvent(compute, copied_[k % 2]->get(), 0));
+    consume(k, d_slot_[k % 2].get());
+    consumed_[k % 2]->record(compute);
+    used_[k % 2] = true;
+  }
+  // Every copy was waited for on `compute`; nothing is in flight on `copy` after the last.
+}
+
+template <class Curve>
+void BaseStreamer::for_each_chunk(
+    const ChunkedMsmInput<Curve>& in, size_t chunk, cudaStream_t compute,
+    const std::function<void(const Affine<Curve>*, const MsmChunk&)>& visit) {
+  using Point = Affine<Curve>;
+  if (in.n == 0 || in.host_bases.empty()) return;
+  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.host_bases.size());
+  if (in.d_bases != nullptr) {
+    for (const MsmChunk& c : chunks)
+      visit(in.d_bases + c.b0, c);
+    return;
+  }
+  const auto bytes = [&](size_t k) {
+    const MsmChunk& c = chunks[k];
+    return HostRanges{{reinterpret_cast<const uint8_t*>(in.host_bases.data() + c.b0),
+                       (c.b1 - c.b0) * sizeof(Point)}};
+  };
+  stream(
+      chunks.size(), bytes,
+      [&](size_t k, const uint8_t* d) { visit(reinterpret_cast<const Point*>(d), chunks[k]); },
+      compute);
+}
+
 template <class Curve>
 Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk, MsmWorkspace& ws,
                                   cudaStream_t compute, MsmStats* stats) {
-  using Point = Affine<Curve>;
   MsmStats total;
   Jacobian<Curve> sum = Jacobian<Curve>::identity();
-  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.host_bases.size());
-  if (in.n == 0 || in.host_bases.empty()) {
-    if (stats != nullptr) *stats = total;
-    return sum;
-  }
-  const auto add = [&](const Point* d_bases, const MsmChunk& c) {
+  for_each_chunk<Curve>(in, chunk, compute, [&](const Affine<Curve>* d_bases, const MsmChunk& c) {
     MsmStats st;
     const uint64_t* d_density = in.d_density != nullptr ? in.d_density + c.s0 / 64 : nullptr;
     sum += msm_split<Curve>(d_bases, in.d_scalars + c.s0, c.s1 - c.s0, d_density, ws, compute, &st);
@@ -77,50 +152,7 @@ Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk
     total.sort_ms += st.sort_ms;
     total.accumulate_ms += st.accumulate_ms;
     total.reduce_ms += st.reduce_ms;
-  };
-  if (in.d_bases != nullptr) {
-    for (const MsmChunk& c : chunks)
-      add(in.d_bases + c.b0, c);
-    if (stats != nullptr) *stats = total;
-    return sum;
-  }
-  size_t most = 0;
-  for (const MsmChunk& c : chunks)
-    most = std::max(most, c.b1 - c.b0);
-  if (copy_ == nullptr || most * sizeof(Point) > slot_bytes_) {
-    throw std::invalid_argument("chunked msm: a chunk of " + std::to_string(most) +
-                                " bases needs " + std::to_string(most * sizeof(Point)) +
-                                "-byte slots, the streamer has " + std::to_string(slot_bytes_));
-  }
-  const cudaStream_t copy = copy_->get();
-  // Host copy of chunk k into pinned slot k % 2, once that slot's previous upload is done.
-  const auto fill = [&](size_t k) {
-    const MsmChunk& c = chunks[k];
-    CUZK_CUDA_CHECK(cudaSetDevice(device_));
-    if (k >= 2) copied_[k % 2]->sync();  // chunk k - 2 left this slot
-    host_copy(h_slot_[k % 2].get(), in.host_bases.data() + c.b0, (c.b1 - c.b0) * sizeof(Point));
-  };
-  const auto upload = [&](size_t k) {
-    const MsmChunk& c = chunks[k];
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[k % 2].get(), h_slot_[k % 2].get(),
-                                    (c.b1 - c.b0) * sizeof(Point), cudaMemcpyHostToDevice, copy));
-    copied_[k % 2]->record(copy);
-  };
-  fill(0);
-  upload(0);
-  std::future<void> next;
-  if (chunks.size() > 1) next = std::async(std::launch::async, fill, size_t{1});
-  for (size_t k = 0; k < chunks.size(); ++k) {
-    // Slot (k + 1) % 2 held chunk k - 1, whose MSM has returned (msm_split synchronises).
-    if (k + 1 < chunks.size()) {
-      next.get();
-      upload(k + 1);
-      if (k + 2 < chunks.size()) next = std::async(std::launch::async, fill, k + 2);
-    }
-    CUZK_CUDA_CHECK(cudaStreamWaitEvent(compute, copied_[k % 2]->get(), 0));
-    add(reinterpret_cast<const Point*>(d_slot_[k % 2].get()), chunks[k]);
-  }
-  // The last chunk's copy was waited for by its MSM; nothing is in flight on `copy` now.
+  });
   if (stats != nullptr) *stats = total;
   return sum;
 }
@@ -129,5 +161,11 @@ template Jacobian<G1Curve> BaseStreamer::msm<G1Curve>(const ChunkedMsmInput<G1Cu
                                                       MsmWorkspace&, cudaStream_t, MsmStats*);
 template Jacobian<G2Curve> BaseStreamer::msm<G2Curve>(const ChunkedMsmInput<G2Curve>&, size_t,
                                                       MsmWorkspace&, cudaStream_t, MsmStats*);
+template void BaseStreamer::for_each_chunk<G1Curve>(
+    const ChunkedMsmInput<G1Curve>&, size_t, cudaStream_t,
+    const std::function<void(const Affine<G1Curve>*, const MsmChunk&)>&);
+template void BaseStreamer::for_each_chunk<G2Curve>(
+    const ChunkedMsmInput<G2Curve>&, size_t, cudaStream_t,
+    const std::function<void(const Affine<G2Curve>*, const MsmChunk&)>&);
 
 }  // namespace cuzk::gpu

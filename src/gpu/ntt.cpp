@@ -47,6 +47,8 @@ const Fr* NttEngine::twiddles(size_t log_n, const Fr& omega) {
   auto it = twiddles_.find(key);
   if (it != twiddles_.end()) return it->second.get();
   const size_t half = (size_t{1} << log_n) / 2;
+  // cudaFree (the replaced table's) waits for the kernels that read it.
+  if (single_table_) twiddles_.clear();
   const PowerTables& p = power_tables(omega, Fr::one(), half);
   DeviceBuffer<Fr> tw(std::max<size_t>(half, 1));
   launch_expand_powers(tw.get(), half, p.lo.get(), p.hi.get(), stream_);

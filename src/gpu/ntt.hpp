@@ -52,6 +52,9 @@ class NttEngine {
 
   // Drops the cached tables (device memory).
   void release_tables();
+  // Keep at most one twiddle table (a capped device's chain: 2 GiB at 2^27 instead of 4); a
+  // table for the other direction replaces it (rebuilt on the device from its power tables).
+  void set_single_twiddle_table(bool single) { single_table_ = single; }
 
  private:
   using Key = std::tuple<std::array<uint64_t, 4>, std::array<uint64_t, 4>, size_t>;
@@ -69,6 +72,7 @@ class NttEngine {
   cudaStream_t stream_;
   std::map<Key, PowerTables> powers_;
   std::map<Key, DeviceBuffer<Fr>> twiddles_;
+  bool single_table_ = false;
 };
 
 }  // namespace cuzk::gpu

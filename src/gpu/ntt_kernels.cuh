@@ -381,4 +381,17 @@ __global__ void ab_minus_c_kernel(FrD* __restrict__ a, const FrD* __restrict__ b
     store_fr(a + i, load_fr(a + i) * load_fr(b + i) - load_fr(c + i));
 }
 
+// The same product in two steps, for a chain that holds two vectors: a[i] *= b[i], then
+// a[i] -= c[i] (the same field operations, so the same result).
+__global__ void mul_kernel(FrD* __restrict__ a, const FrD* __restrict__ b, size_t n) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x)
+    store_fr(a + i, load_fr(a + i) * load_fr(b + i));
+}
+__global__ void sub_kernel(FrD* __restrict__ a, const FrD* __restrict__ c, size_t n) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n;
+       i += size_t{gridDim.x} * blockDim.x)
+    store_fr(a + i, load_fr(a + i) - load_fr(c + i));
+}
+
 }  // namespace cuzk::gpu::ntt_detail

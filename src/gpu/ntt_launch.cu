@@ -117,4 +117,14 @@ void launch_ab_minus_c(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t n, cudaStre
   CUZK_CUDA_CHECK_LAUNCH();
 }
 
+void launch_mul(Fr* d_a, const Fr* d_b, size_t n, cudaStream_t s) {
+  mul_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(dev(d_a), dev(d_b), n);
+  CUZK_CUDA_CHECK_LAUNCH();
+}
+
+void launch_sub(Fr* d_a, const Fr* d_c, size_t n, cudaStream_t s) {
+  sub_kernel<<<grid_for(n, kThreads), kThreads, 0, s>>>(dev(d_a), dev(d_c), n);
+  CUZK_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace cuzk::gpu::ntt_detail

@@ -46,5 +46,8 @@ void launch_expand_powers(Fr* d_out, size_t count, const Fr* d_lo, const Fr* d_h
 void launch_scale(Fr* d_data, size_t n, const Fr& c, cudaStream_t s);
 // a[i] = a[i] b[i] - c[i].
 void launch_ab_minus_c(Fr* d_a, const Fr* d_b, const Fr* d_c, size_t n, cudaStream_t s);
+// a[i] *= b[i]; a[i] -= c[i] (a b - c in two steps, for a chain holding two vectors).
+void launch_mul(Fr* d_a, const Fr* d_b, size_t n, cudaStream_t s);
+void launch_sub(Fr* d_a, const Fr* d_c, size_t n, cudaStream_t s);
 
 }  // namespace cuzk::gpu::ntt_detail

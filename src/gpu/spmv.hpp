@@ -40,6 +40,26 @@ struct WitnessScratch {
   DeviceBuffer<Fr> values;
 };
 void upload_witness(const pce::CompactWitness& w, Fr* d_w, WitnessScratch& scratch, cudaStream_t s);
+// The aux parts of the compact witness into `scratch` alone (bitmaps, ranks, values), for
+// expand_aux_range. Asynchronous on `s`: `w` must outlive the copies.
+void upload_compact_aux(const pce::CompactWitness& w, WitnessScratch& scratch, cudaStream_t s);
+// Fr values of aux [j0, j0 + count) from an upload_compact_aux scratch into d_out[0, count).
+void expand_aux_range(const WitnessScratch& scratch, size_t j0, size_t count, Fr* d_out,
+                      cudaStream_t s);
+// Device bytes upload_compact_aux takes for `w`.
+uint64_t compact_aux_bytes(const pce::CompactWitness& w);
+
+// Rows [r0, r0 + rows) of one matrix whose row_ptr[r0 .. r0 + rows] (absolute entry offsets)
+// and entries [e0, row_ptr[r0 + rows]) (cols, coeffs; e0 = row_ptr[r0]) are in device memory:
+// d_out[i] = row r0 + i times d_w. The streamed SpMV of a capped device, a row block at a time.
+struct MatrixRowBlock {
+  const uint32_t* row_ptr = nullptr;  // rows + 1 offsets
+  const uint32_t* cols = nullptr;     // from entry e0
+  const pce::CoefficientIndex* coeffs = nullptr;
+  size_t r0 = 0, rows = 0, e0 = 0;
+};
+void spmv_rows(const MatrixRowBlock& block, const Fr* d_coefficients, const Fr* d_w, Fr* d_out,
+               cudaStream_t s);
 
 // a, b, c (each of c.rows elements) of the rows of `circuit` on d_w. Asynchronous on `s`.
 void spmv(const DeviceCircuit& circuit, const Fr* d_w, Fr* d_a, Fr* d_b, Fr* d_c, cudaStream_t s);

@@ -4,6 +4,13 @@
 // MSM). The CPU backend implements the same call and is the reference: both give the same proof
 // bytes for the same input and r, s.
 //
+// A backend that cannot keep the proving key on its device proves a batch of partitions in two
+// halves instead (batch_limit() > 1): prove_front() per partition (a, b, c, the H chain, the H
+// MSM and the input parts of A, B), then aux_msm() once per section (L, A, B_G1, B_G2 over the
+// aux witness) for every partition of the batch, so that each base crosses the bus once per
+// batch, not once per partition (SUPRASEAL_C2 proves a sector's partitions in one call for the
+// same reason). prove() equals assemble_proof() of the two halves' sums.
+//
 // Besides prove(), the backends expose the operations snarkjs keys are proved with
 // (groth16/snarkjs_prover.hpp), whose H and assembly differ from bellperson's.
 #pragma once
@@ -41,6 +48,11 @@ struct ProverTiming {
   double msm_h_s = 0, msm_l_s = 0, msm_a_s = 0, msm_b_g1_s = 0, msm_b_g2_s = 0;
   double assemble_s = 0;
   double total_s = 0;
+  // Bytes this proof moved between host and device (a batch's shared transfers divided among
+  // its partitions), and the least time they take at the link's measured pinned bandwidth; 0 on
+  // the CPU.
+  uint64_t h2d_bytes = 0, d2h_bytes = 0;
+  double transfer_floor_s = 0;
 };
 
 // One partition to prove: the witness, and a, b, c either from the recorded circuit (the backend
@@ -72,9 +84,34 @@ struct MsmSums {
   G2Jacobian b_g2;
 };
 
+// The MSMs over a partition's aux witness, in the order a batch runs them: scalar j of aux is
+// summed over the section's bases (through the density of A or B).
+enum class AuxSection { kL, kA, kBG1, kBG2 };
+inline constexpr AuxSection kAuxSections[] = {AuxSection::kL, AuxSection::kA, AuxSection::kBG1,
+                                              AuxSection::kBG2};
+const char* aux_section_name(AuxSection section);  // "l", "a", "b_g1", "b_g2"
+
+// What one aux section sums for partitions shaped like `in`: its bases in `params` (g1, or g2
+// for kBG2) and the density that maps aux j to a base (null: base j).
+struct AuxSectionBases {
+  std::span<const G1Affine> g1;
+  std::span<const G2Affine> g2;
+  const DensityTracker* density = nullptr;
+};
+AuxSectionBases aux_section_bases(const Parameters& params, AuxSection section,
+                                  const PartitionInput& in);
+// timing's msm seconds of `section` (msm_l_s, msm_a_s, msm_b_g1_s, msm_b_g2_s).
+double& aux_section_seconds(ProverTiming& timing, AuxSection section);
+// sums' member for `section` += g1 (or g2 for kBG2).
+void add_aux_sum(MsmSums& sums, AuxSection section, const G1Jacobian& g1, const G2Jacobian& g2);
+
 // Throws std::invalid_argument naming the first mismatch when `params` do not fit `in` (vector
 // lengths against the witness, the densities and the domain), or `in` is inconsistent.
 void check_partition_fits(const Parameters& params, const PartitionInput& in);
+// The same for every partition of a batch, with one sums and one timing per partition, and
+// every partition of the same shape as the first (its densities equal).
+void check_batch_fits(const Parameters& params, std::span<const PartitionInput> inputs, size_t sums,
+                      size_t timings);
 
 // A = alpha + sum a_i A_i + r delta;  B = beta + sum b_i B_i + s delta;
 // C = L + H + s A + r B_g1 - r s delta, exactly as bellperson assembles them.
@@ -92,6 +129,25 @@ class ProverBackend {
   // row: no proof is made for a witness that does not satisfy the constraints.
   virtual Proof prove(const Parameters& params, const PartitionInput& in,
                       const ProofRandomness& rand, ProverTiming* timing) = 0;
+
+  // How many partitions shaped like `in` this backend proves best as one batch (prove_front,
+  // then aux_msm); 1: one at a time through prove(), nothing to gain by batching.
+  virtual size_t batch_limit(const Parameters& params, const PartitionInput& in) {
+    (void)params;
+    (void)in;
+    return 1;
+  }
+  // The first half of a batched proof: a, b, c, the H chain and the H MSM, and the parts of A,
+  // B_G1, B_G2 over the inputs; l and the aux parts are the identity (aux_msm adds them). The
+  // same errors as prove(). std::logic_error from a backend that does not batch.
+  virtual MsmSums prove_front(const Parameters& params, const PartitionInput& in,
+                              ProverTiming* timing);
+  // Adds `section`'s aux MSM of inputs[i] to sums[i] for every partition of the batch (same
+  // parameters, same recorded circuit); the section's time and bytes are shared out among
+  // timings[i]. std::invalid_argument when the spans differ in length or a partition does not fit.
+  virtual void aux_msm(const Parameters& params, AuxSection section,
+                       std::span<const PartitionInput> inputs, std::span<MsmSums> sums,
+                       std::span<ProverTiming> timings);
 
   // snarkjs's H: a, b, c hold n = domain.size() evaluations each; returns A(x) B(x) - C(x) at the
   // coset points g omega^i (g = domain.g(); snarkjs uses omega_2n, i.e. the odd points of the 2n
@@ -117,6 +173,10 @@ class CpuBackend final : public ProverBackend {
   std::string name() const override { return "cpu"; }
   Proof prove(const Parameters& params, const PartitionInput& in, const ProofRandomness& rand,
               ProverTiming* timing) override;
+  MsmSums prove_front(const Parameters& params, const PartitionInput& in,
+                      ProverTiming* timing) override;
+  void aux_msm(const Parameters& params, AuxSection section, std::span<const PartitionInput> inputs,
+               std::span<MsmSums> sums, std::span<ProverTiming> timings) override;
   std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
                                    const EvaluationDomain& domain, QuotientTiming* timing) override;
   G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override;

@@ -18,9 +18,8 @@ double since(Clock::time_point t0) {
 
 }  // namespace
 
-Proof CpuBackend::prove(const Parameters& params, const PartitionInput& in,
-                        const ProofRandomness& rand, ProverTiming* timing) {
-  const auto t_start = Clock::now();
+MsmSums CpuBackend::prove_front(const Parameters& params, const PartitionInput& in,
+                                ProverTiming* timing) {
   ProverTiming local;
   ProverTiming& t = timing != nullptr ? *timing : local;
   check_partition_fits(params, in);
@@ -56,32 +55,58 @@ Proof CpuBackend::prove(const Parameters& params, const PartitionInput& in,
       cuzk::groth16_quotient(std::move(a), std::move(b), std::move(c), domain, pool_, &t.quotient);
   t.quotient_s = since(t0);
 
-  const std::vector<Fr> aux = w.expand_aux();
   const std::span<const Fr> inputs = w.inputs;
-  const size_t num_inputs = inputs.size();
   const size_t b_inputs = in.b_input_density->popcount();
-  const std::span<const G1Affine> a_bases(params.a), b1_bases(params.b_g1);
-  const std::span<const G2Affine> b2_bases(params.b_g2);
   MsmSums sums;
   t0 = Clock::now();
   sums.h = msm_g1(params.h, h);
   t.msm_h_s = since(t0);
+  sums.l = G1Jacobian::identity();
   t0 = Clock::now();
-  sums.l = msm_g1(params.l, aux);
-  t.msm_l_s = since(t0);
-  t0 = Clock::now();
-  sums.a = msm_g1(a_bases.first(num_inputs), inputs) +
-           msm_g1(a_bases.subspan(num_inputs), *in.a_aux_density, aux);
+  sums.a = msm_g1(std::span<const G1Affine>(params.a).first(inputs.size()), inputs);
   t.msm_a_s = since(t0);
   t0 = Clock::now();
-  sums.b_g1 = msm_g1(b1_bases.first(b_inputs), *in.b_input_density, inputs) +
-              msm_g1(b1_bases.subspan(b_inputs), *in.b_aux_density, aux);
+  sums.b_g1 =
+      msm_g1(std::span<const G1Affine>(params.b_g1).first(b_inputs), *in.b_input_density, inputs);
   t.msm_b_g1_s = since(t0);
   t0 = Clock::now();
-  sums.b_g2 = msm_g2(b2_bases.first(b_inputs), *in.b_input_density, inputs) +
-              msm_g2(b2_bases.subspan(b_inputs), *in.b_aux_density, aux);
+  sums.b_g2 =
+      msm_g2(std::span<const G2Affine>(params.b_g2).first(b_inputs), *in.b_input_density, inputs);
   t.msm_b_g2_s = since(t0);
-  t0 = Clock::now();
+  return sums;
+}
+
+void CpuBackend::aux_msm(const Parameters& params, AuxSection section,
+                         std::span<const PartitionInput> inputs, std::span<MsmSums> sums,
+                         std::span<ProverTiming> timings) {
+  check_batch_fits(params, inputs, sums.size(), timings.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto t0 = Clock::now();
+    const std::vector<Fr> aux = inputs[i].witness->expand_aux();
+    const AuxSectionBases bases = aux_section_bases(params, section, inputs[i]);
+    G1Jacobian g1 = G1Jacobian::identity();
+    G2Jacobian g2 = G2Jacobian::identity();
+    if (section == AuxSection::kBG2) {
+      g2 = msm_g2(bases.g2, *bases.density, aux);
+    } else if (bases.density != nullptr) {
+      g1 = msm_g1(bases.g1, *bases.density, aux);
+    } else {
+      g1 = msm_g1(bases.g1, aux);
+    }
+    add_aux_sum(sums[i], section, g1, g2);
+    aux_section_seconds(timings[i], section) += since(t0);
+  }
+}
+
+Proof CpuBackend::prove(const Parameters& params, const PartitionInput& in,
+                        const ProofRandomness& rand, ProverTiming* timing) {
+  const auto t_start = Clock::now();
+  ProverTiming local;
+  ProverTiming& t = timing != nullptr ? *timing : local;
+  MsmSums sums = prove_front(params, in, &t);
+  for (const AuxSection section : kAuxSections)
+    aux_msm(params, section, {&in, 1}, {&sums, 1}, {&t, 1});
+  const auto t0 = Clock::now();
   const Proof proof = assemble_proof(params.vk, sums, rand);
   t.assemble_s = since(t0);
   t.total_s = t.synthesis_s + since(t_start);

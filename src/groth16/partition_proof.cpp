@@ -71,6 +71,103 @@ void check_partition_fits(const Parameters& params, const PartitionInput& in) {
   expect_size(params.b_g2.size(), b_inputs + b_aux, "b_g2");
 }
 
+void check_batch_fits(const Parameters& params, std::span<const PartitionInput> inputs, size_t sums,
+                      size_t timings) {
+  if (inputs.empty()) throw std::invalid_argument("groth16 batch: no partitions");
+  if (sums != inputs.size() || timings != inputs.size()) {
+    throw std::invalid_argument("groth16 batch: " + std::to_string(inputs.size()) +
+                                " partitions, " + std::to_string(sums) + " sums and " +
+                                std::to_string(timings) + " timings");
+  }
+  const PartitionInput& first = inputs.front();
+  for (const PartitionInput& in : inputs) {
+    check_partition_fits(params, in);
+    // One pass over a section's bases serves all: the same densities (the same circuit).
+    const auto same_bits = [](const DensityTracker* x, const DensityTracker* y) {
+      return x == y || *x == *y;
+    };
+    const bool same = in.circuit == first.circuit &&
+                      same_bits(in.a_aux_density, first.a_aux_density) &&
+                      same_bits(in.b_input_density, first.b_input_density) &&
+                      same_bits(in.b_aux_density, first.b_aux_density);
+    if (!same) {
+      throw std::invalid_argument(
+          "groth16 batch: the partitions differ in circuit or density; a batch is one shape");
+    }
+  }
+}
+
+const char* aux_section_name(AuxSection section) {
+  switch (section) {
+    case AuxSection::kL:
+      return "l";
+    case AuxSection::kA:
+      return "a";
+    case AuxSection::kBG1:
+      return "b_g1";
+    case AuxSection::kBG2:
+      break;
+  }
+  return "b_g2";
+}
+
+AuxSectionBases aux_section_bases(const Parameters& params, AuxSection section,
+                                  const PartitionInput& in) {
+  const size_t inputs = in.witness->inputs.size();
+  const size_t b_inputs = in.b_input_density->popcount();
+  switch (section) {
+    case AuxSection::kL:
+      return {params.l, {}, nullptr};
+    case AuxSection::kA:
+      return {std::span<const G1Affine>(params.a).subspan(inputs), {}, in.a_aux_density};
+    case AuxSection::kBG1:
+      return {std::span<const G1Affine>(params.b_g1).subspan(b_inputs), {}, in.b_aux_density};
+    case AuxSection::kBG2:
+      break;
+  }
+  return {{}, std::span<const G2Affine>(params.b_g2).subspan(b_inputs), in.b_aux_density};
+}
+
+double& aux_section_seconds(ProverTiming& t, AuxSection section) {
+  switch (section) {
+    case AuxSection::kL:
+      return t.msm_l_s;
+    case AuxSection::kA:
+      return t.msm_a_s;
+    case AuxSection::kBG1:
+      return t.msm_b_g1_s;
+    case AuxSection::kBG2:
+      break;
+  }
+  return t.msm_b_g2_s;
+}
+
+void add_aux_sum(MsmSums& sums, AuxSection section, const G1Jacobian& g1, const G2Jacobian& g2) {
+  switch (section) {
+    case AuxSection::kL:
+      sums.l += g1;
+      return;
+    case AuxSection::kA:
+      sums.a += g1;
+      return;
+    case AuxSection::kBG1:
+      sums.b_g1 += g1;
+      return;
+    case AuxSection::kBG2:
+      sums.b_g2 += g2;
+      return;
+  }
+}
+
+MsmSums ProverBackend::prove_front(const Parameters&, const PartitionInput&, ProverTiming*) {
+  throw std::logic_error("groth16: backend " + name() + " does not prove in batches");
+}
+
+void ProverBackend::aux_msm(const Parameters&, AuxSection, std::span<const PartitionInput>,
+                            std::span<MsmSums>, std::span<ProverTiming>) {
+  throw std::logic_error("groth16: backend " + name() + " does not prove in batches");
+}
+
 Proof assemble_proof(const VerifyingKey& vk, const MsmSums& m, const ProofRandomness& rand) {
   // C = L + H + s A + r B_g1 - r s delta
   //   = L + H + s alpha + r beta + s sum a_i A_i + r sum b_i B1_i + r s delta.

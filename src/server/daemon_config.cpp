@@ -12,6 +12,7 @@
 
 #include "server/log_level.hpp"
 #include "util/fault_injector.hpp"
+#include "util/input_file.hpp"
 #include "util/text.hpp"
 
 namespace cuzk::server {
@@ -19,6 +20,11 @@ namespace {
 
 constexpr uint64_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
 constexpr uint64_t kDefaultSafetyMargin = 5 * kGiB;  // the Rust daemon's default
+// cuzk.example.toml, every key documented, is 6 KiB.
+constexpr uint64_t kMaxConfigBytes = kMiB;
+// A budget below this could not hold a 2 KiB proof's parameters and working set beside the 1/16
+// kept for queued payloads; such a value is a unit slip ("0.5" for 0.5GiB).
+constexpr uint64_t kMinMemoryBudget = 64 * kMiB;
 
 std::string join(const std::vector<std::string_view>& names) {
   std::string out;
@@ -51,6 +57,50 @@ bool is_auto(const toml::node* n) {
   if (n == nullptr) return true;
   const std::optional<std::string> s = n->value<std::string>();
   return s && ascii_lower(trim_space(*s)) == "auto";
+}
+
+// toml++ bounds the nesting of arrays and inline tables (256), not that of dotted keys: a 200 KB
+// line "a.a.a...= 1" overflowed the stack (SIGSEGV at 100,000 levels). Every key of the schema
+// has one or two parts, so a line with more than kMaxKeyDots dots outside strings and comments
+// is refused before toml++ sees it.
+constexpr size_t kMaxKeyDots = 16;
+
+void check_key_depth(std::string_view text, const std::string& source) {
+  size_t line = 1, dots = 0;
+  char quote = 0;  // inside a '...' or "..." string (quote_len 1 or 3)
+  size_t quote_len = 0;
+  bool comment = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (ch == '\n') {
+      ++line;
+      dots = 0;
+      comment = false;
+      if (quote_len == 1) quote = 0;  // a one-line string ends here (toml++ reports it)
+      continue;
+    }
+    if (comment) continue;
+    if (quote != 0) {
+      if (ch == '\\' && quote == '"' && i + 1 < text.size() && text[i + 1] != '\n') {
+        ++i;  // an escaped character
+      } else if (ch == quote && text.substr(i, quote_len) == std::string(quote_len, quote)) {
+        i += quote_len - 1;
+        quote = 0;
+      }
+      continue;
+    }
+    if (ch == '#') {
+      comment = true;
+    } else if (ch == '"' || ch == '\'') {
+      quote = ch;
+      quote_len = text.substr(i, 3) == std::string(3, ch) ? 3 : 1;
+      i += quote_len - 1;
+    } else if (ch == '.' && ++dots > kMaxKeyDots) {
+      throw ConfigError(source + ":" + std::to_string(line) + ": more than " +
+                        std::to_string(kMaxKeyDots) +
+                        " dots in one line: keys nested that deep are not cuzk-daemon settings");
+    }
+  }
 }
 
 struct Section {
@@ -376,8 +426,18 @@ void resolve(const Reader& r, const Pending& p, const SystemFacts& facts, Daemon
     e.memory_budget_bytes = facts.mem_total_bytes - p.safety_margin;
     c.memory_budget_origin = "auto: MemTotal " + format_size(facts.mem_total_bytes) +
                              " - safety_margin " + format_size(p.safety_margin);
+    if (e.memory_budget_bytes < kMinMemoryBudget) {
+      r.fail(p.total_budget, "[memory] total_budget",
+             "\"auto\" leaves " + std::to_string(e.memory_budget_bytes) + " bytes (" +
+                 c.memory_budget_origin + "), less than " + format_size(kMinMemoryBudget));
+    }
   } else {
     e.memory_budget_bytes = r.size(*p.total_budget, "[memory] total_budget");
+    if (e.memory_budget_bytes != 0 && e.memory_budget_bytes < kMinMemoryBudget) {
+      r.fail(p.total_budget, "[memory] total_budget",
+             "must be \"auto\", 0 (no limit) or at least " + format_size(kMinMemoryBudget) +
+                 ", got " + std::to_string(e.memory_budget_bytes) + " bytes");
+    }
     c.memory_budget_origin = e.memory_budget_bytes == 0 ? "0: no limit" : "configured";
   }
 
@@ -511,6 +571,10 @@ uint64_t parse_size(std::string_view text) {
   if (value >= static_cast<long double>(std::numeric_limits<int64_t>::max())) {
     throw std::invalid_argument("\"" + std::string(text) + "\" is too large");
   }
+  if (value > 0 && value < 1) {
+    throw std::invalid_argument("\"" + std::string(text) +
+                                "\" is less than one byte (a unit missing? \"0.5GiB\")");
+  }
   return static_cast<uint64_t>(std::floor(value));
 }
 
@@ -547,6 +611,7 @@ DaemonConfig parse_daemon_config(std::string_view toml_text, const std::string& 
   c.engine.param_cache =
       facts.param_cache_env.empty() ? std::string(kDefaultParamCache) : facts.param_cache_env;
 
+  check_key_depth(toml_text, source);
   toml::table root;
   try {
     root = toml::parse(toml_text, source);
@@ -597,11 +662,13 @@ DaemonConfig parse_daemon_config(std::string_view toml_text, const std::string& 
 
 DaemonConfig load_daemon_config(const std::filesystem::path& file, const SystemFacts& facts) {
   if (file.empty()) return parse_daemon_config("", "(defaults)", facts);
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file.string() + ": cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_daemon_config(text.str(), file.string(), facts);
+  std::string text;
+  try {
+    text = read_input_file(file, kMaxConfigBytes, InputKind::kRegularOnly);
+  } catch (const InputFileError& e) {
+    throw ConfigError(e.what());
+  }
+  return parse_daemon_config(text, file.string(), facts);
 }
 
 std::string to_toml(const DaemonConfig& c) {

@@ -1,12 +1,25 @@
 // [daemon] status_listen: the daemon's HTTP port, served with cpp-httplib (Debian's
 // libcpp-httplib). GET (and HEAD) of a route answers its text; other paths 404, other methods on
-// a route 405. A small thread pool serves the connections and every read and write has a
-// timeout, so a slow or stalled client holds one worker for at most a few seconds and never the
-// port (the hand-written server it replaces answered one connection at a time).
+// a route 405. The port is read-only status that anyone who reaches it may ask for, so what one
+// connection can take is bounded (issue 29: four clients sending a header byte every 2 s held
+// every worker, a 2,700-range Range header turned the 17 KiB page into 44 MiB, 50,000 header
+// lines were read into memory):
+//   - one request per connection (no keep-alive), whose request line and headers must arrive
+//     within request_timeout, however the client paces its bytes: then 408 and the connection
+//     is closed (httplib's own timeout is per read, which a byte now and then never reaches);
+//   - at most max_request_bytes and max_header_lines (431 past either), read into a fixed
+//     buffer;
+//   - Range is not served: every answer is the whole body (a malformed Range header is 416);
+//   - threads workers, then at most max_backlog connections waiting for one; a connection past
+//     that is closed at once with 503 (so a flood of connections cannot take the daemon's file
+//     descriptors, which gRPC needs too).
+// So a scrape waits at most about one request_timeout behind clients that misbehave.
 //
 // Routes are (path, content type, body function) rows: a status page is one more row.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -16,10 +29,6 @@
 #include <vector>
 
 #include "server/daemon_config.hpp"
-
-namespace httplib {
-class Server;
-}
 
 namespace cuzk::server {
 
@@ -43,10 +52,15 @@ struct HttpRoute {
 HttpRoute metrics_route(std::function<std::string()> metrics_text);
 
 struct HttpServerOptions {
-  unsigned threads = 4;  // connections served at once
-  int read_timeout_s = 5, write_timeout_s = 5;
-  int keep_alive_timeout_s = 2;
+  unsigned threads = 8;  // connections served at once
+  unsigned max_backlog = 256;
+  std::chrono::milliseconds request_timeout{5000};  // the whole request head
+  std::chrono::milliseconds write_timeout{5000};    // each write of the answer
+  size_t max_request_bytes = 16 * 1024;             // request line, headers and any body
+  unsigned max_header_lines = 64;
 };
+
+class BoundedHttpServer;
 
 class MetricsHttpServer {
  public:
@@ -63,7 +77,7 @@ class MetricsHttpServer {
   void stop();
 
  private:
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<BoundedHttpServer> server_;
   uint16_t port_ = 0;
   std::thread thread_;
 };

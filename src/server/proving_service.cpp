@@ -56,8 +56,10 @@ grpc::Status ProvingService::submit(const v1::SubmitProofRequest& request,
   try {
     *result = engine_.submit(to_engine(request));
   } catch (const engine::NotServingError& e) {
-    // The engine's one documented refusal: shutting down, or no prover.
+    // Shutting down, or no prover.
     return {grpc::StatusCode::UNAVAILABLE, e.what()};
+  } catch (const engine::RequestIdConflictError& e) {
+    return {grpc::StatusCode::ALREADY_EXISTS, e.what()};
   } catch (const std::runtime_error& e) {
     return {grpc::StatusCode::INTERNAL, e.what()};
   }
@@ -108,7 +110,16 @@ grpc::Status ProvingService::SubmitProof(grpc::ServerContext*,
 grpc::Status ProvingService::AwaitProof(grpc::ServerContext* context,
                                         const v1::AwaitProofRequest* request,
                                         v1::AwaitProofResponse* response) {
-  return handle([&] { return wait(context, request->job_id(), request->timeout_ms(), response); });
+  return handle([&] {
+    const std::string& id = request->job_id();
+    if (const std::string problem = id_problem("job_id", id); !problem.empty()) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, problem);
+    }
+    if (!engine_.has_job(id)) {  // as CancelProof answers it
+      return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown job id " + id);
+    }
+    return wait(context, id, request->timeout_ms(), response);
+  });
 }
 
 grpc::Status ProvingService::Prove(grpc::ServerContext* context, const v1::ProveRequest* request,
@@ -128,6 +139,9 @@ grpc::Status ProvingService::CancelProof(grpc::ServerContext*,
                                          const v1::CancelProofRequest* request,
                                          v1::CancelProofResponse* response) {
   return handle([&] {
+    if (const std::string problem = id_problem("job_id", request->job_id()); !problem.empty()) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, problem);
+    }
     const engine::CancelResult r = engine_.cancel(request->job_id());
     if (!r.found) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND, "unknown job id " + request->job_id());
@@ -161,6 +175,10 @@ grpc::Status ProvingService::GetMetrics(grpc::ServerContext*, const v1::GetMetri
 grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadSrsRequest* request,
                                         v1::PreloadSrsResponse* response) {
   return handle([&] {
+    if (const std::string problem = id_problem("circuit_id", request->circuit_id());
+        !problem.empty()) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, problem);
+    }
     try {
       const engine::PreloadResult r = engine_.preload_srs(request->circuit_id());
       response->set_already_loaded(r.already_loaded);
@@ -182,6 +200,10 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
 grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* request,
                                       v1::EvictSrsResponse* response) {
   return handle([&] {
+    if (const std::string problem = id_problem("circuit_id", request->circuit_id());
+        !problem.empty()) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, problem);
+    }
     try {
       const engine::EvictResult r = engine_.evict_srs(request->circuit_id());
       response->set_was_loaded(r.was_loaded);

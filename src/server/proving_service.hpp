@@ -2,6 +2,11 @@
 // a client can observe is decided by the engine. Waiting (AwaitProof, Prove) is done in slices so
 // that a client that disconnects frees its handler thread; its job keeps running and stays
 // retrievable (resubmitting the same request_id returns the same job id).
+//
+// Refusals: INVALID_ARGUMENT for what no job could come from (translate.hpp's request_problem;
+// a request_id, job_id or circuit_id past kMaxIdBytes, not quoted back), ALREADY_EXISTS for a
+// request_id that names a job of a different request, NOT_FOUND for a job id the engine does not
+// know (AwaitProof and CancelProof alike), UNAVAILABLE while shutting down.
 #pragma once
 
 #include <atomic>

@@ -30,7 +30,16 @@ v1::AwaitProofResponse::Status status_of(engine::JobState state) {
 
 }  // namespace
 
+std::string id_problem(const char* field, const std::string& id) {
+  if (id.size() <= kMaxIdBytes) return {};
+  return std::string(field) + " is " + std::to_string(id.size()) + " bytes; ids are at most " +
+         std::to_string(kMaxIdBytes);
+}
+
 std::string request_problem(const v1::SubmitProofRequest& request) {
+  if (std::string problem = id_problem("request_id", request.request_id()); !problem.empty()) {
+    return problem;
+  }
   const int kind = request.proof_kind();
   if (kind < v1::POREP_SEAL_COMMIT || kind > v1::WINNING_POST) {
     return "proof_kind " + std::to_string(kind) +

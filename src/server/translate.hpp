@@ -2,6 +2,7 @@
 // them without a socket.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "cuzk/v1/proving.pb.h"
@@ -11,11 +12,21 @@ namespace cuzk::server {
 
 namespace v1 = ::cuzk::v1;
 
+// The longest request_id, job_id or circuit_id taken (a UUID is 36 bytes, Curio's WindowPoSt ids
+// ~40; issue 29: a 16 MiB request_id was accepted and logged twice, a 1 MiB id echoed in an
+// error became RESOURCE_EXHAUSTED).
+inline constexpr size_t kMaxIdBytes = 256;
+
+// "<field> is N bytes; ids are at most 256" when `id` is longer than kMaxIdBytes (the id itself
+// is not quoted), else empty.
+std::string id_problem(const char* field, const std::string& id);
+
 // What no proof kind could serve, answered INVALID_ARGUMENT before a job exists: a proof kind
 // that is not one of the API's four (PROOF_KIND_UNSPECIFIED and unknown numbers: an empty
 // request is one), a priority outside PRIORITY_UNSPECIFIED..CRITICAL (2^31 - 1 would rank above
-// CRITICAL), no vanilla proof at all. Empty when the request may become a job; the rest
-// (sizes, registered proof, the payload itself) is the engine's to judge, as FAILED jobs.
+// CRITICAL), no vanilla proof at all, a request_id past kMaxIdBytes. Empty when the request may
+// become a job; the rest (sizes, registered proof, the payload itself) is the engine's to judge,
+// as FAILED jobs.
 std::string request_problem(const v1::SubmitProofRequest& request);
 
 // Every field, enums by number (request_problem first: this translates, it does not judge).

@@ -7,11 +7,11 @@ namespace cuzk {
 
 namespace {
 
-constexpr const char* kSiteNames[kFaultSiteCount] = {"gpu-alloc", "gpu-launch", "gpu-copy", "prove",
-                                                     "corrupt-proof"};
+constexpr const char* kSiteNames[kFaultSiteCount] = {"gpu-alloc", "gpu-launch",    "gpu-copy",
+                                                     "prove",     "corrupt-proof", "hold-prove"};
 constexpr const char* kSyntax =
     "want SITE:N, SITE:N-M or SITE:N+ joined by ',' (N from 1; SITE one of gpu-alloc, "
-    "gpu-launch, gpu-copy, prove, corrupt-proof)";
+    "gpu-launch, gpu-copy, prove, corrupt-proof, hold-prove)";
 
 thread_local FaultInjector* t_current = nullptr;
 

@@ -8,8 +8,11 @@
 //   SITE:N+     the Nth and every later one fail
 //
 // SITE is gpu-alloc (a cudaMalloc / cudaHostAlloc), gpu-launch (a kernel launch), gpu-copy (a
-// cudaMemcpy*), prove (a partition prove, on any backend: the CPU one in CI) or corrupt-proof (a
-// partition's finished proof gets a wrong A point: a valid encoding that does not verify).
+// cudaMemcpy*), prove (a partition prove, on any backend: the CPU one in CI), corrupt-proof (a
+// partition's finished proof gets a wrong A point: a valid encoding that does not verify) or
+// hold-prove (not a failure: a synthesized partition waits at its prover, its job running and
+// never completing, until the job is cancelled, by a client or by a shutdown that cancels; so
+// tests hold a job at a known point instead of counting on a proof being slow).
 // Occurrences are counted per injector, i.e. per engine, across its workers.
 //
 // The injector belongs to the engine, which passes it to each prove. The CUDA sites are counted
@@ -31,10 +34,10 @@
 
 namespace cuzk {
 
-enum class FaultSite { kGpuAlloc = 0, kGpuLaunch, kGpuCopy, kProve, kCorruptProof };
-inline constexpr size_t kFaultSiteCount = 5;
+enum class FaultSite { kGpuAlloc = 0, kGpuLaunch, kGpuCopy, kProve, kCorruptProof, kHoldProve };
+inline constexpr size_t kFaultSiteCount = 6;
 
-// "gpu-alloc", "gpu-launch", "gpu-copy", "prove", "corrupt-proof".
+// "gpu-alloc", "gpu-launch", "gpu-copy", "prove", "corrupt-proof", "hold-prove".
 const char* fault_site_name(FaultSite site);
 
 struct FaultRule {

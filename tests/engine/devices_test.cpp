@@ -15,6 +15,8 @@
 
 #include "common/temp_dir.hpp"
 #include "engine/engine.hpp"
+#include "engine_harness.hpp"
+#include "fake_device.hpp"
 #include "fake_handler.hpp"
 #include "groth16/backend.hpp"
 
@@ -24,88 +26,29 @@ namespace {
 using namespace std::chrono_literals;
 using cuzk::testing::TempDir;
 
-// Which fake device ran how many prove attempts.
-class DeviceLog {
- public:
-  void add(const std::string& device) {
-    std::lock_guard lock(mu_);
-    ++attempts_[device];
-  }
-  int attempts(const std::string& device) const {
-    std::lock_guard lock(mu_);
-    const auto it = attempts_.find(device);
-    return it == attempts_.end() ? 0 : it->second;
-  }
-
- private:
-  mutable std::mutex mu_;
-  std::map<std::string, int> attempts_;
-};
-
-// A device in name: the CPU backend, `delay` slower per partition, failing every prove while
-// `broken` is set (as a device with a sticky CUDA error does).
-class FakeDevice final : public groth16::ProverBackend {
- public:
-  FakeDevice(std::string name, ThreadPool& pool, DeviceLog* log, std::chrono::milliseconds delay,
-             const std::atomic<bool>* broken)
-      : name_(std::move(name)), cpu_(pool), log_(log), delay_(delay), broken_(broken) {}
-  std::string name() const override { return "fake " + name_; }
-  groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
-                       const groth16::ProofRandomness& rand,
-                       groth16::ProverTiming* timing) override {
-    log_->add(name_);
-    if (broken_->load()) throw std::runtime_error(name_ + ": an illegal memory access (fake)");
-    std::this_thread::sleep_for(delay_);
-    return cpu_.prove(params, in, rand, timing);
-  }
-  std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
-                                   const EvaluationDomain& domain,
-                                   QuotientTiming* timing) override {
-    return cpu_.coset_ab_minus_c(std::move(a), std::move(b), std::move(c), domain, timing);
-  }
-  G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override {
-    return cpu_.msm_g1(bases, scalars);
-  }
-  G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) override {
-    return cpu_.msm_g2(bases, scalars);
-  }
-  G1Jacobian msm_g1(std::span<const G1Affine> bases, const DensityTracker& density,
-                    std::span<const Fr> scalars) override {
-    return cpu_.msm_g1(bases, density, scalars);
-  }
-  G2Jacobian msm_g2(std::span<const G2Affine> bases, const DensityTracker& density,
-                    std::span<const Fr> scalars) override {
-    return cpu_.msm_g2(bases, density, scalars);
-  }
-
- private:
-  std::string name_;
-  groth16::CpuBackend cpu_;
-  DeviceLog* log_;
-  std::chrono::milliseconds delay_;
-  const std::atomic<bool>* broken_;
-};
-
 struct TwoDevices {
   TempDir dir{"engine-devices"};
   SynthesisLog synthesis;
   DeviceLog devices;
   std::atomic<bool> broken[2] = {false, false};
+  ProvePermits permits[2];
   std::mutex mu;
   std::vector<std::pair<std::string, std::string>> events;
   std::unique_ptr<Engine> engine;
 
-  explicit TwoDevices(std::chrono::milliseconds delay0, std::chrono::milliseconds delay1) {
+  // `held`: each prove waits for a permit of its device (permits[0], permits[1]).
+  explicit TwoDevices(std::chrono::milliseconds delay0, std::chrono::milliseconds delay1,
+                      bool held = false) {
     EngineConfig c;
     c.threads = 1;
     c.synthesis_workers = 2;
     c.synthesis_lookahead = 2;
     c.pce_dir = dir.path() / "pce";
     c.fake_devices.names = {"gpu:0", "gpu:1"};
-    c.fake_devices.make = [this, delay0, delay1](const std::string& name, ThreadPool& pool) {
+    c.fake_devices.make = [this, delay0, delay1, held](const std::string& name, ThreadPool& pool) {
       const int i = name == "gpu:0" ? 0 : 1;
       return std::make_unique<FakeDevice>(name, pool, &devices, i == 0 ? delay0 : delay1,
-                                          &broken[i]);
+                                          &broken[i], held ? &permits[i] : nullptr);
     };
     c.on_event = [this](const std::string& e, const std::string& m) {
       std::lock_guard lock(mu);
@@ -114,6 +57,11 @@ struct TwoDevices {
     engine = std::make_unique<Engine>(std::move(c),
                                       std::vector<std::shared_ptr<const CircuitHandler>>{
                                           std::make_shared<FakeHandler>(dir.path(), &synthesis)});
+  }
+  ~TwoDevices() {
+    permits[0].open();
+    permits[1].open();
+    engine.reset();
   }
   std::string submit(const std::string& tag, unsigned partitions,
                      Priority priority = Priority::kNormal, uint64_t circuit = 1) {
@@ -143,14 +91,21 @@ struct TwoDevices {
 };
 
 TEST(EngineDevices, PartitionsOfOneJobAndOfSeveralJobsSpreadOverBothDevices) {
-  TwoDevices h(60ms, 60ms);
+  TwoDevices h(0ms, 0ms, /*held=*/true);
   const std::string a = h.submit("a", 6), b = h.submit("b", 4);
+  // Two proves each, then each device holds its third partition: both take from the queue.
+  h.permits[0].grant(2);
+  h.permits[1].grant(2);
+  EXPECT_TRUE(wait_until(
+      [&] { return h.devices.attempts("gpu:0") == 2 && h.devices.attempts("gpu:1") == 2; }));
+  h.permits[0].open();
+  h.permits[1].open();
   for (const std::string& id : {a, b}) {
     const JobResult r = h.wait(id);
     ASSERT_EQ(r.state, JobState::kCompleted) << r.error_message;
     EXPECT_EQ(verifying_proofs(r), id == a ? 6u : 4u);
   }
-  // Each device proved a share: with equal speed neither sits idle for a whole job.
+  // Each device proved a share.
   EXPECT_GE(h.devices.attempts("gpu:0"), 2);
   EXPECT_GE(h.devices.attempts("gpu:1"), 2);
   EXPECT_EQ(h.devices.attempts("gpu:0") + h.devices.attempts("gpu:1"), 10);
@@ -217,28 +172,30 @@ TEST(EngineDevices, TheLastDeviceInRotationStaysAndItsPartitionsFallBackToTheCpu
 }
 
 TEST(EngineDevices, ACriticalJobTakesTheFirstDeviceThatFreesUp) {
-  TwoDevices h(250ms, 250ms);
-  const std::string bulk = h.submit("bulk", 16);  // ~2 s on the two devices
-  // Both devices busy with the bulk job's partitions.
-  for (int i = 0; i < 400 && (h.gpu(0).current_job_id.empty() || h.gpu(1).current_job_id.empty());
-       ++i)
-    std::this_thread::sleep_for(5ms);
-  ASSERT_FALSE(h.gpu(0).current_job_id.empty());
-  ASSERT_FALSE(h.gpu(1).current_job_id.empty());
-  const auto t0 = std::chrono::steady_clock::now();
+  TwoDevices h(0ms, 0ms, /*held=*/true);
+  const std::string bulk = h.submit("bulk", 16);
+  // Both devices hold a bulk partition; the prover queue fills to its lookahead (2 queued + one
+  // per synthesis worker) behind them.
+  ASSERT_TRUE(h.permits[0].wait_waiting(1));
+  ASSERT_TRUE(h.permits[1].wait_waiting(1));
+  const auto queued = [&] { return h.engine->activity(1).prover_queue_partitions; };
+  ASSERT_TRUE(wait_until([&] { return queued() == 4; }));
   const std::string urgent = h.submit("urgent", 1, Priority::kCritical);
+  ASSERT_TRUE(wait_until([&] { return queued() == 5; }));  // synthesized at once, queued
+  // gpu:0 frees up: its bulk partition, then the next one it takes, which must be the urgent
+  // one (the queue's four bulk partitions came first).
+  h.permits[0].grant(2);
   const JobResult r = h.wait(urgent);
-  const double waited =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_EQ(r.state, JobState::kCompleted) << r.error_message;
   EXPECT_EQ(verifying_proofs(r), 1u);
-  // At most the rest of one partition on the first device to free up, plus its own partition
-  // (250 ms each) and the synthesis: well under the bulk job's remaining ~1.7 s.
-  EXPECT_LT(waited, 0.9) << "the critical job waited " << waited << " s";
-  const auto bulk_now = h.engine->await(bulk, 1ms);  // (0 would wait for it)
-  EXPECT_TRUE(!bulk_now.has_value() || bulk_now->state != JobState::kCompleted)
-      << "the bulk job finished before the critical one";
-  ASSERT_EQ(h.wait(bulk).state, JobState::kCompleted);
+  EXPECT_EQ(h.devices.attempts("gpu:0"), 2);
+  EXPECT_EQ(h.devices.attempts("gpu:1"), 0);  // still held in its first
+  EXPECT_FALSE(h.engine->await(bulk, 1ms).has_value()) << "the bulk job finished first";
+  h.permits[0].open();
+  h.permits[1].open();
+  const JobResult b = h.wait(bulk);
+  ASSERT_EQ(b.state, JobState::kCompleted) << b.error_message;
+  EXPECT_EQ(verifying_proofs(b), 16u);
 }
 
 TEST(EngineDevices, AnSrsIsHotOnlyWhileADeviceHoldsIt) {

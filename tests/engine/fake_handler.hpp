@@ -1,15 +1,21 @@
 // A proof kind for engine tests: a small random circuit (tests/groth16/random_circuit.hpp) whose
 // payload "P,M" asks for P partitions, each synthesized in about M ms, so scheduling can be
-// observed with real proofs in milliseconds; "P,M,D" also spends D ms in preparation. It serves
+// observed with real proofs in milliseconds; "P,M,D" also spends D ms in preparation; "P,M,D,1"
+// gives partition k its own witness (distinct_witness(k)) of the same recorded circuit. With
+// Gates, " prepare=<g>" in the payload holds its preparation at gate <g>, and " synthesis=<g>"
+// holds partition k at gate "<g>/<k>", until the test opens them: what a test needs to happen
+// while a job prepares or synthesizes is then an event, not a race with a sleep. It serves
 // WINNING_POST unless given another kind; its circuit id is "fake-<sector_size>" (another kind:
 // "fake<kind number>-<sector_size>"); payload "bad" is refused as bad input. Every partition
-// synthesis is logged as "<request_id>/<k>".
+// synthesis is logged as "<request_id>/<k>" when it begins (before its gate).
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -60,11 +66,65 @@ class SynthesisLog {
   int live_ = 0, max_live_ = 0;
 };
 
+// Partition k's circuit of a job whose partitions have distinct witnesses.
+inline testing::RandomCircuit distinct_witness(unsigned k) {
+  return testing::RandomCircuit(kFakeConstraints, 2, kFakeCircuitSeed, 5000 + k);
+}
+
+// Named latches a test opens. A thread that passes a gate is counted as arrived, then waits until
+// the gate is open (open gates stay open).
+class Gates {
+ public:
+  void pass(const std::string& name) {
+    std::unique_lock<std::mutex> lock(mu_);
+    ++arrived_[name];
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return all_open_ || open_.count(name) != 0; });
+  }
+  void open(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_.insert({name, true});
+    changed_.notify_all();
+  }
+  // Every gate, now and later (before an engine with held workers is destroyed).
+  void open_all() {
+    std::lock_guard<std::mutex> lock(mu_);
+    all_open_ = true;
+    changed_.notify_all();
+  }
+  // Until `n` threads have arrived at `name` (false after a minute: the test fails, not hangs).
+  bool wait_arrived(const std::string& name, int n = 1) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return changed_.wait_for(lock, std::chrono::minutes(1), [&] { return arrived_[name] >= n; });
+  }
+  int arrived(const std::string& name) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return arrived_[name];
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::map<std::string, int> arrived_;
+  std::map<std::string, bool> open_;
+  bool all_open_ = false;
+};
+
+// The value of " <key>=<word>" in a payload ("" when absent).
+inline std::string payload_option(const std::string& payload, const std::string& key) {
+  const size_t at = payload.find(" " + key + "=");
+  if (at == std::string::npos) return "";
+  const size_t begin = at + key.size() + 2;
+  return payload.substr(begin, payload.find(' ', begin) - begin);
+}
+
 // The fake circuit, counted in its log while it exists.
 class CountedCircuit final : public Circuit {
  public:
   explicit CountedCircuit(SynthesisLog* log)
       : log_(log), inner_(kFakeConstraints, 2, kFakeCircuitSeed) {}
+  CountedCircuit(SynthesisLog* log, testing::RandomCircuit inner)
+      : log_(log), inner_(std::move(inner)) {}
   ~CountedCircuit() override { log_->circuit_gone(); }
   void synthesize(ConstraintSystem& cs) const override { inner_.synthesize(cs); }
   std::vector<Fr> public_inputs() const { return inner_.public_inputs(); }
@@ -76,15 +136,24 @@ class CountedCircuit final : public Circuit {
 
 class FakeJob final : public PreparedJob {
  public:
-  FakeJob(unsigned partitions, unsigned ms, std::string tag, SynthesisLog* log)
-      : partitions_(partitions), ms_(ms), tag_(std::move(tag)), log_(log) {}
+  FakeJob(unsigned partitions, unsigned ms, std::string tag, SynthesisLog* log,
+          Gates* gates = nullptr, std::string gate = "", bool distinct = false)
+      : partitions_(partitions),
+        ms_(ms),
+        tag_(std::move(tag)),
+        log_(log),
+        gates_(gates),
+        gate_(std::move(gate)),
+        distinct_(distinct) {}
   unsigned partitions() const override { return partitions_; }
   uint64_t resident_bytes() const override { return 1000; }
   PartitionCircuit partition(unsigned k) const override {
     log_->add(tag_ + "/" + std::to_string(k));
     log_->circuit_born();  // the CountedCircuit below reports its end
+    if (gates_ != nullptr && !gate_.empty()) gates_->pass(gate_ + "/" + std::to_string(k));
     std::this_thread::sleep_for(std::chrono::milliseconds(ms_));
-    auto circuit = std::make_unique<CountedCircuit>(log_);
+    auto circuit = distinct_ ? std::make_unique<CountedCircuit>(log_, distinct_witness(k))
+                             : std::make_unique<CountedCircuit>(log_);
     PartitionCircuit out;
     out.public_inputs = circuit->public_inputs();
     out.circuit = std::move(circuit);
@@ -95,15 +164,19 @@ class FakeJob final : public PreparedJob {
   unsigned partitions_, ms_;
   std::string tag_;
   SynthesisLog* log_;
+  Gates* gates_;
+  std::string gate_;
+  bool distinct_;
 };
 
 class FakeHandler final : public CircuitHandler {
  public:
   // `dir` holds a stand-in parameter file per circuit (its size is the load estimate).
   FakeHandler(std::filesystem::path dir, SynthesisLog* log,
-              ProofKind kind = ProofKind::kWinningPost)
+              ProofKind kind = ProofKind::kWinningPost, Gates* gates = nullptr)
       : dir_(std::move(dir)),
         log_(log),
+        gates_(gates),
         kind_(kind),
         prefix_(kind == ProofKind::kWinningPost
                     ? "fake-"
@@ -118,13 +191,19 @@ class FakeHandler final : public CircuitHandler {
 
   std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool&) const override {
     const std::string payload(r.vanilla_proof.begin(), r.vanilla_proof.end());
-    unsigned partitions = 0, ms = 0, prepare_ms = 0;
-    const int n = std::sscanf(payload.c_str(), "%u,%u,%u", &partitions, &ms, &prepare_ms);
+    unsigned partitions = 0, ms = 0, prepare_ms = 0, distinct = 0;
+    const int n =
+        std::sscanf(payload.c_str(), "%u,%u,%u,%u", &partitions, &ms, &prepare_ms, &distinct);
     if (n < 2 || partitions == 0) {
       throw std::invalid_argument("fake: malformed payload \"" + payload + "\"");
     }
+    if (gates_ != nullptr) {
+      if (const std::string gate = payload_option(payload, "prepare"); !gate.empty())
+        gates_->pass(gate);
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(prepare_ms));
-    return std::make_unique<FakeJob>(partitions, ms, r.request_id, log_);
+    return std::make_unique<FakeJob>(partitions, ms, r.request_id, log_, gates_,
+                                     payload_option(payload, "synthesis"), distinct != 0);
   }
 
   std::optional<BlankCircuit> blank_circuit(const std::string& id) const override {
@@ -153,13 +232,15 @@ class FakeHandler final : public CircuitHandler {
  private:
   std::filesystem::path dir_;
   SynthesisLog* log_;
+  Gates* gates_;
   ProofKind kind_;
   std::string prefix_;
 };
 
 // How many of a completed job's partition proofs verify under the fake circuit's own key (the
-// oracle of the engine tests: the verifier here, not the engine's check).
-inline size_t verifying_proofs(const JobResult& r) {
+// oracle of the engine tests: the verifier here, not the engine's check); `distinct`: partition
+// k for distinct_witness(k)'s public inputs.
+inline size_t verifying_proofs(const JobResult& r, bool distinct = false) {
   static const auto pvk = [] {
     ThreadPool pool(1);
     const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
@@ -172,8 +253,12 @@ inline size_t verifying_proofs(const JobResult& r) {
   if (!proofs) return 0;
   const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
   size_t n = 0;
-  for (const auto& p : *proofs)
-    n += groth16::verify_proof(pvk, p, circuit.public_inputs()) ? 1 : 0;
+  for (size_t k = 0; k < proofs->size(); ++k) {
+    const std::vector<Fr> inputs = distinct
+                                       ? distinct_witness(static_cast<unsigned>(k)).public_inputs()
+                                       : circuit.public_inputs();
+    n += groth16::verify_proof(pvk, (*proofs)[k], inputs) ? 1 : 0;
+  }
   return n;
 }
 

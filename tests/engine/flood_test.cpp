@@ -217,9 +217,9 @@ TEST(EngineFlood, AThousand32GiBJobsEndOnceEachWithinTheBudgetAndStatusAnswers) 
   EXPECT_EQ(st.cancelled, static_cast<uint64_t>(outcomes[JobState::kCancelled]));
   EXPECT_GE(outcomes[JobState::kCancelled], kJobs / 4);
   EXPECT_EQ(st.spooled_jobs, 0u);
-  // The spool was used (it exists: payloads went to disk) and nothing is left in it.
-  ASSERT_TRUE(std::filesystem::is_directory(c.spool_dir));
-  EXPECT_TRUE(std::filesystem::is_empty(c.spool_dir));
+  // Nothing is left in the spool but its lock.
+  for (const auto& e : std::filesystem::directory_iterator(c.spool_dir))
+    EXPECT_EQ(e.path().filename(), "cuzk-spool.lock");
   EXPECT_LE(st.memory_peak_bytes, kBudget);
   EXPECT_GT(status_calls.load(), 20u);
   EXPECT_LT(status_slowest_us.load(), 500'000u);  // never stuck behind the work

@@ -3,7 +3,9 @@
 // post::verify_post_proof accepts for the sectors' public inputs; bad vanilla proofs, wrong
 // sector counts, randomness that is not a field element, partition indices out of range, a
 // registered proof of the other kind and missing parameter files each fail their job with the
-// reason, and the engine serves the next job. Status and metrics count both kinds.
+// reason, and the engine serves the next job. Status and metrics count both kinds. A WindowPoSt
+// of more sectors than a 2 KiB partition holds is one job of several partitions, each proof
+// verified for its own sectors and partition index.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -26,20 +28,37 @@ struct PoStInputs {
   std::vector<uint8_t> randomness;
 };
 
-PoStInputs post_inputs(uint64_t registered, size_t sectors, const Domain& randomness) {
+// A sector of the proof: its id, and which sealed 2 KiB replica it is (a replica proved under
+// another sector id is another sector to the PoSt: its challenges follow the id).
+struct ProvedSector {
+  uint64_t id = 0;
+  size_t replica = 0;
+};
+
+PoStInputs post_inputs(uint64_t registered, const std::vector<ProvedSector>& sectors,
+                       const Domain& randomness) {
   const auto& sealed = post::test::sealed_2kib_sectors();
   const filecoin::PoStConfig config = filecoin::post_config(static_cast<uint32_t>(registered));
   std::vector<uint64_t> ids;
-  for (size_t i = 0; i < sectors; ++i)
-    ids.push_back(sealed[i].sector_id);
+  for (const ProvedSector& s : sectors)
+    ids.push_back(s.id);
   PoStInputs in;
   const auto challenges = filecoin::fallback_sector_challenges(config, randomness, ids);
   for (size_t i = 0; i < challenges.size(); ++i) {
-    in.vanilla.push_back(filecoin::encode_fallback_post_sector_proof(
-        filecoin::prove_sealed_sector(config, ids[i], sealed[i].replica, challenges[i])));
+    in.vanilla.push_back(filecoin::encode_fallback_post_sector_proof(filecoin::prove_sealed_sector(
+        config, ids[i], sealed[sectors[i].replica].replica, challenges[i])));
   }
   in.randomness.assign(randomness.begin(), randomness.end());
   return in;
+}
+
+// The first `n` sealed sectors as themselves.
+PoStInputs post_inputs(uint64_t registered, size_t n, const Domain& randomness) {
+  const auto& sealed = post::test::sealed_2kib_sectors();
+  std::vector<ProvedSector> sectors;
+  for (size_t i = 0; i < n; ++i)
+    sectors.push_back({sealed[i].sector_id, i});
+  return post_inputs(registered, sectors, randomness);
 }
 
 ProofRequest post_request(ProofKind kind, uint64_t registered, const PoStInputs& in,
@@ -55,30 +74,43 @@ ProofRequest post_request(ProofKind kind, uint64_t registered, const PoStInputs&
   return r;
 }
 
-TEST(PoStEngine, TwoKiBWinningAndWindowProofsVerifyAndBadJobsFailWithTheirReason) {
-  ThreadPool pool(0);
-  const auto winning_pp =
+// The 2 KiB test parameters of both kinds (made once, cached in the build tree) in one
+// parameter directory, as /var/tmp/filecoin-proof-parameters would hold them, and an engine
+// configuration on the CPU that reads them.
+struct PoStSetup {
+  ThreadPool pool{0};
+  const filecoin::FallbackPoStParams winning_pp =
       filecoin::fallback_post_params(filecoin::post_config(PoStKind::kWinning, 2048));
-  const auto window_pp =
+  const filecoin::FallbackPoStParams window_pp =
       filecoin::fallback_post_params(filecoin::post_config(PoStKind::kWindow, 2048));
   const post::test::TestParameters winning_params =
       post::test::cached_test_parameters(winning_pp, pool);
   const post::test::TestParameters window_params =
       post::test::cached_test_parameters(window_pp, pool);
-  // One parameter directory holding both (as /var/tmp/filecoin-proof-parameters would).
-  post::test::TempDir params("engine-post-params");
-  for (const auto* tp : {&winning_params, &window_params}) {
-    for (const auto& e : std::filesystem::directory_iterator(tp->dir))
-      if (e.path().filename().string().starts_with("v28-"))
-        std::filesystem::create_symlink(e.path(), params.path() / e.path().filename());
-  }
-
+  post::test::TempDir params{"engine-post-params"};
+  post::test::TempDir pce{"engine-post-pce"};
   EngineConfig config;
-  config.backend = "cpu";
-  config.param_cache = params.path();
-  config.allow_insecure_params = true;  // the test parameters are marked insecure
-  post::test::TempDir pce("engine-post-pce");
-  config.pce_dir = pce.path();
+
+  PoStSetup() {
+    for (const auto* tp : {&winning_params, &window_params}) {
+      for (const auto& e : std::filesystem::directory_iterator(tp->dir))
+        if (e.path().filename().string().starts_with("v28-"))
+          std::filesystem::create_symlink(e.path(), params.path() / e.path().filename());
+    }
+    config.backend = "cpu";
+    config.param_cache = params.path();
+    config.allow_insecure_params = true;  // the test parameters are marked insecure
+    config.pce_dir = pce.path();
+  }
+};
+
+TEST(PoStEngine, TwoKiBWinningAndWindowProofsVerifyAndBadJobsFailWithTheirReason) {
+  PoStSetup setup;
+  const auto& winning_pp = setup.winning_pp;
+  const auto& window_pp = setup.window_pp;
+  const auto& winning_params = setup.winning_params;
+  const auto& window_params = setup.window_params;
+  EngineConfig& config = setup.config;
   Engine engine(config);
 
   const Domain randomness = filecoin::fr_to_domain(Fr::from_u64(20260));
@@ -100,10 +132,13 @@ TEST(PoStEngine, TwoKiBWinningAndWindowProofsVerifyAndBadJobsFailWithTheirReason
   tampered.vanilla[1][100] ^= 1;  // inside sector 8's first path
   submit_bad(post_request(ProofKind::kWindowPostPartition, 10, tampered, Priority::kHigh),
              "vanilla proof refused: slot 1: PoSt sector 8");
+  // Three sectors from the last partition of a deadline: the second partition would be 3000.
   PoStInputs three = window_in;
   three.vanilla.push_back(window_in.vanilla[0]);
-  submit_bad(post_request(ProofKind::kWindowPostPartition, 10, three, Priority::kHigh),
-             "3 vanilla proofs: a window PoSt partition takes 1 to 2");
+  ProofRequest past_last =
+      post_request(ProofKind::kWindowPostPartition, 10, three, Priority::kHigh);
+  past_last.partition_index = 2999;
+  submit_bad(past_last, "sectors 2-2 (partition 3000): partition_index 3000 out of range");
   submit_bad(post_request(ProofKind::kWinningPost, 0, window_in, Priority::kCritical),
              "2 vanilla proofs: a winning PoSt takes exactly 1");
   PoStInputs not_fr = window_in;
@@ -186,6 +221,55 @@ TEST(PoStEngine, TwoKiBWinningAndWindowProofsVerifyAndBadJobsFailWithTheirReason
   ASSERT_TRUE(r);
   EXPECT_EQ(r->state, JobState::kFailed);
   EXPECT_NE(r->error_message.find(".params is missing"), std::string::npos) << r->error_message;
+}
+
+// More sectors than a 2 KiB WindowPoSt partition holds (2): one job of consecutive partitions
+// from partition_index, its proof their 192-byte proofs in order, each verified by the PoSt
+// verifier for its own sectors and partition index (the last partition short, padded).
+TEST(PoStEngine, AWindowPoStOfMoreSectorsThanAPartitionHoldsIsOneJobOfSeveralPartitions) {
+  PoStSetup setup;
+  ASSERT_EQ(setup.window_pp.sector_count, 2u);
+  Engine engine(setup.config);
+  const Domain randomness = filecoin::fr_to_domain(Fr::from_u64(4242));
+  const auto& sealed = post::test::sealed_2kib_sectors();
+  // Five sectors: the two sealed ones, then their replicas under three more ids.
+  const std::vector<ProvedSector> sectors = {
+      {sealed[0].sector_id, 0}, {sealed[1].sector_id, 1}, {21, 0}, {22, 1}, {23, 0}};
+  // Window 2 KiB V1_2 from partition 4, and V1 (whose challenges follow each sector's index in
+  // the whole PoSt, so the vanilla proofs made for sectors 0-4 are partitions 0-2).
+  const std::pair<uint64_t, uint32_t> cases[] = {{10, 4}, {5, 0}};
+  for (const auto& [registered, first] : cases) {
+    const PoStInputs in = post_inputs(registered, sectors, randomness);
+    ProofRequest r = post_request(ProofKind::kWindowPostPartition, registered, in, Priority::kHigh);
+    r.partition_index = first;
+    // Its API version's challenges (one circuit and key for both).
+    const filecoin::FallbackPoStParams pp =
+        filecoin::fallback_post_params(filecoin::post_config(static_cast<uint32_t>(registered)));
+    const auto result = engine.await(engine.submit(r).job_id, 600s);
+    ASSERT_TRUE(result);
+    ASSERT_EQ(result->state, JobState::kCompleted) << result->error_message;
+    ASSERT_EQ(result->proof.size(), 3 * groth16::kProofBytes);
+    const JobTimings& t = result->timings;
+    EXPECT_EQ(t.queue_wait_ms + t.srs_load_ms + t.synthesis_ms + t.gpu_compute_ms, t.total_ms);
+    const std::span<const uint8_t> proof(result->proof);
+    for (unsigned k = 0; k < 3; ++k) {
+      std::vector<post::PublicSector> pub;
+      for (size_t i = 2 * k; i < std::min<size_t>(2 * k + 2, sectors.size()); ++i)
+        pub.push_back({sectors[i].id, sealed[sectors[i].replica].comm_r});
+      const auto part = proof.subspan(k * groth16::kProofBytes, groth16::kProofBytes);
+      EXPECT_TRUE(post::verify_post_proof(pp, setup.window_params.params.vk, randomness, pub,
+                                          first + k, part))
+          << "registered " << registered << " partition " << k;
+      // Under another partition's sectors it does not verify.
+      std::vector<post::PublicSector> other = {
+          {sectors[(2 * k + 2) % 5].id, sealed[sectors[(2 * k + 2) % 5].replica].comm_r}};
+      EXPECT_FALSE(post::verify_post_proof(pp, setup.window_params.params.vk, randomness, other,
+                                           first + k, part))
+          << "registered " << registered << " partition " << k;
+    }
+  }
+  const std::string m = engine.metrics_text();
+  EXPECT_NE(m.find("cuzk_partitions_total{kind=\"wpost\"} 6"), std::string::npos) << m;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The payload spool: payloads survive the disk round trip, the disk share is bounded, and a
-// damaged file is refused with a reason rather than read past its end.
+// The payload spool: payloads survive the disk round trip, the disk share is bounded, a damaged
+// file is refused with a reason rather than read past its end, and a configured directory is
+// made, checked and locked when the spool is made.
 #include "engine/payload_spool.hpp"
 
 #include <gtest/gtest.h>
@@ -110,6 +111,42 @@ TEST(PayloadSpool, TheWholeRequestComesBackAndLeftoversAreFoundByANewSpool) {
   EXPECT_EQ(full.request_id, "curio-17");
   EXPECT_EQ(left[1].job_id, "job-5");
   EXPECT_NE(left[1].error.find("not a cuzk spool file"), std::string::npos) << left[1].error;
+}
+
+// issue 29: a second daemon on one spool directory resumed and proved the first one's queued
+// jobs (their clients got FAILED).
+TEST(PayloadSpool, AConfiguredDirectoryIsLockedWhileItsSpoolLives) {
+  cuzk::testing::TempDir dir("spool-lock");
+  const auto d = dir.path() / "made" / "spool";
+  {
+    PayloadSpool first(d, 0);
+    EXPECT_TRUE(std::filesystem::is_directory(d));  // made at once, not at the first write
+    try {
+      PayloadSpool second(d, 0);
+      FAIL() << "two spools on one directory";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "[spool] dir " + d.string() +
+                                           " is in use by another cuzk-daemon (it holds " +
+                                           (d / "cuzk-spool.lock").string() + ")");
+    }
+  }
+  EXPECT_NO_THROW(PayloadSpool again(d, 0));  // let go with the first
+}
+
+// issue 29: a spool directory that could not be listed was passed over in silence, and the jobs
+// in it were not resumed.
+TEST(PayloadSpool, ADirectoryThatCannotBeUsedIsAnErrorAtOnce) {
+  cuzk::testing::TempDir dir("spool-bad-dir");
+  const auto file = dir.path() / "a-file";
+  std::ofstream(file) << "not a directory";
+  try {
+    PayloadSpool spool(file, 0);
+    FAIL() << "a file taken as the spool directory";
+  } catch (const std::runtime_error& e) {
+    EXPECT_TRUE(
+        std::string(e.what()).starts_with("[spool] dir " + file.string() + ": cannot create it ("))
+        << e.what();
+  }
 }
 
 }  // namespace

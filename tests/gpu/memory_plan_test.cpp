@@ -49,8 +49,14 @@ void expect_consistent(const ProverShape& shape, const MemoryPlan& p) {
   EXPECT_LE(p.spmv_peak, p.cap);
   EXPECT_LE(p.chain_peak, p.cap);
   EXPECT_LE(p.msm_peak, p.cap);
+  EXPECT_LE(p.batch_peak, p.cap);
   EXPECT_LE(p.peak(), p.cap);
-  if (p.all_resident) return;
+  if (p.all_resident) {
+    EXPECT_EQ(p.batch_partitions, 1u);  // nothing crosses the bus to share
+    return;
+  }
+  EXPECT_GE(p.batch_partitions, 1u);
+  EXPECT_LE(p.batch_partitions, kMaxBatchPartitions);
   EXPECT_EQ(p.chunk_scalars % 64, 0u);
   EXPECT_GE(p.chunk_scalars, 64u);
   EXPECT_EQ(p.streams(), p.ring_bytes != 0);
@@ -60,7 +66,8 @@ void expect_consistent(const ProverShape& shape, const MemoryPlan& p) {
     EXPECT_EQ(p.sections[i].bytes, bytes);
     if (p.sections[i].resident) resident += bytes;
   }
-  EXPECT_LE(resident + p.ring_bytes, p.msm_peak) << p.summary();
+  EXPECT_LE(resident, p.msm_peak) << p.summary();
+  EXPECT_LE(resident + p.ring_bytes, std::max(p.msm_peak, p.batch_peak)) << p.summary();
 }
 
 TEST(DeviceMemoryPlan, TheModelsMsmScratchIsAtLeastItsLargestBuffers) {
@@ -129,23 +136,52 @@ TEST(DeviceMemoryPlan, Porep32gAt24GiBStreamsEveryBaseAndReexpandsTheWitness) {
   expect_consistent(s, p);
 }
 
-TEST(DeviceMemoryPlan, Porep32gAt16GiBUsesTheHostSpmvAndATwoVectorChain) {
+TEST(DeviceMemoryPlan, Porep32gAt16GiBStreamsTheMatricesAndBatchesSixteen) {
   const ProverShape s = porep_32g();
   const MemoryPlan p = plan_device_memory(s, 16 * kGiB, true);
   std::cout << p.summary() << "\n";
-  // a, b, c alone are 12.9 GB and the twiddles 4.3 GB: 17.18 GB > 17.18 GB (16 GiB) by 4 MB of
-  // power tables, so the chain holds two vectors; the SpMV (5.9 GB of matrices beside them)
-  // moves to the host.
-  EXPECT_FALSE(p.spmv_on_device);
-  EXPECT_TRUE(p.chain_two_vectors);
+  // The recorded matrices (5.9 GB) do not fit beside w and a, b, c (21.5 GB): they stream by row
+  // blocks, the SpMV stays on the device, and the chain holds a, b, w and one twiddle table
+  // (4.2 + 8.6 + 2.1 = 15.0 GB of 17.18).
+  EXPECT_TRUE(p.spmv_on_device);
+  EXPECT_TRUE(p.spmv_streams_matrices);
+  EXPECT_FALSE(p.chain_two_vectors);
   EXPECT_TRUE(p.streams());
-  EXPECT_FALSE(p.resident("h"));
-  EXPECT_FALSE(p.resident("l"));
-  EXPECT_FALSE(p.resident("a"));
-  // h (4.3 GB) and w (4.2 GB) leave ~8.6 GB: 2^24-scalar chunks (6.7 GB of G2 slots + 3.4 GB
-  // of scratch) do not fit, 2^23 do.
-  EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 23);
+  for (const SectionPlan& sec : p.sections)
+    EXPECT_FALSE(sec.resident) << sec.name;
+  // The H MSM holds h (4.3 GB), two slots of 2^24 G1 points (3.5 GB) and their scratch (3.3 GB).
+  EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 24);
+  EXPECT_GT(p.chain_peak, 14'500'000'000ull);
+  EXPECT_LT(p.chain_peak, 15'500'000'000ull);
+  // The batch phase: G2 slots and scratch (10.4 GB), and per partition its compact witness
+  // (95 MB) and its tail (1.7 M non-0/1 values with a G2 base each, 394 MB): the ten
+  // partitions of a PoRep proof fit in one batch.
+  EXPECT_GE(p.batch_partitions, 10u);
   expect_consistent(s, p);
+}
+
+TEST(DeviceMemoryPlan, Porep32gBatchSizes) {
+  const ProverShape s = porep_32g();
+  // A partition's compact witness on the device: two bitmaps, ranks and 1.7 M values.
+  const uint64_t words = (s.aux + 63) / 64;
+  EXPECT_EQ(compact_witness_bytes(s), 2 * words * 8 + words * 4 + s.witness_values * 32);
+  const uint64_t per_partition = compact_witness_bytes(s) + batch_tail_bytes(s);
+  EXPECT_EQ(batch_tail_bytes(s), tail_scalars_offset(s.witness_values, 200) + s.witness_values * 32);
+  EXPECT_EQ(plan_device_memory(s, 16 * kGiB, true).batch_partitions, 12u);
+  EXPECT_EQ(plan_device_memory(s, 24 * kGiB, true).batch_partitions, 16u);
+  EXPECT_EQ(plan_device_memory(s, 80 * kGiB, true).batch_partitions, 16u);
+  EXPECT_EQ(plan_device_memory(s, 141'000'000'000ull, true).batch_partitions, 1u);
+  // Just above the smallest plan the batch shrinks to what the phase holds (>= 1).
+  for (uint64_t cap = 12 * kGiB; cap <= 16 * kGiB; cap += kGiB / 8) {
+    try {
+      const MemoryPlan p = plan_device_memory(s, cap, true);
+      EXPECT_LE(p.batch_peak, cap);
+      if (p.batch_partitions < kMaxBatchPartitions) {
+        EXPECT_GT(p.batch_peak + per_partition, cap) << p.summary();
+      }
+    } catch (const DeviceMemoryError&) {
+    }
+  }
 }
 
 TEST(DeviceMemoryPlan, BelowTheSmallestWorkingSetIsAClearError) {
@@ -164,13 +200,15 @@ TEST(DeviceMemoryPlan, BelowTheSmallestWorkingSetIsAClearError) {
               std::string::npos);
     EXPECT_NE(what.find(std::to_string(8 * kGiB)), std::string::npos);
   }
-  // Without a host SpMV the recorded circuit must fit beside a, b, c: 16 GiB is too small.
+  // Without a host SpMV the device SpMV needs w, a, b and a twiddle table (15.05 GB beside the
+  // streamed matrices): 14 GiB is too small.
+  EXPECT_TRUE(plan_device_memory(s, 16 * kGiB, false).spmv_streams_matrices);
   try {
-    plan_device_memory(s, 16 * kGiB, false);
+    plan_device_memory(s, 14 * kGiB, false);
     FAIL() << "planned without a host SpMV";
   } catch (const DeviceMemoryError& e) {
     EXPECT_NE(std::string(e.what()).find("no host SpMV"), std::string::npos) << e.what();
-    EXPECT_GT(e.needed(), 16 * kGiB);
+    EXPECT_GT(e.needed(), 14 * kGiB);
   }
   EXPECT_THROW(plan_device_memory(s, 0, true), std::invalid_argument);
   ProverShape odd = s;

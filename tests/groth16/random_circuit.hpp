@@ -1,6 +1,9 @@
 // A random satisfiable circuit for Groth16 tests: public inputs, bits (b * (1 - b) = 0), products
 // of random linear combinations, linear constraints, and inputs used in B, so every query and
-// density path is exercised. Deterministic per seed.
+// density path is exercised. Deterministic per seed. With a witness seed as well, the values
+// (public inputs and bits) come from `witness_seed` and the shape from `seed` alone, the same
+// shape as RandomCircuit(n, inputs, seed): one recording, several witnesses, as the partitions
+// of one proof are.
 #pragma once
 
 #include <random>
@@ -14,16 +17,15 @@ namespace cuzk::testing {
 class RandomCircuit final : public Circuit {
  public:
   RandomCircuit(size_t num_constraints, size_t num_inputs, uint64_t seed)
-      : n_(num_constraints), inputs_(num_inputs), seed_(seed) {
-    std::mt19937_64 rng(seed_ ^ 0x1234);
-    for (auto& v : inputs_)
-      v = Fr::random(rng);
-  }
+      : RandomCircuit(num_constraints, num_inputs, seed, seed, false) {}
+  RandomCircuit(size_t num_constraints, size_t num_inputs, uint64_t seed, uint64_t witness_seed)
+      : RandomCircuit(num_constraints, num_inputs, seed, witness_seed, true) {}
 
   const std::vector<Fr>& public_inputs() const { return inputs_; }
 
   void synthesize(ConstraintSystem& cs) const override {
     std::mt19937_64 rng(seed_);  // the same shape (and witness) every time
+    std::mt19937_64 witness_rng(witness_seed_);
     struct Wire {
       Variable var;
       Fr value;
@@ -47,7 +49,9 @@ class RandomCircuit final : public Circuit {
     for (size_t j = 0; j < n_; ++j) {
       const unsigned kind = static_cast<unsigned>(rng() % 4);
       if (kind == 0) {  // a fresh bit
-        const Fr bit = (rng() & 1) ? Fr::one() : Fr::zero();
+        // (the shape's generator draws here either way: one recording for every witness seed)
+        const uint64_t draw = rng();
+        const Fr bit = ((separate_ ? witness_rng() : draw) & 1) ? Fr::one() : Fr::zero();
         const Variable b = cs.alloc([&] { return "bit" + std::to_string(j); }, [&] { return bit; });
         cs.enforce(
             [&] { return "boolean" + std::to_string(j); }, [&](LinearCombination& lc) { lc += b; },
@@ -74,9 +78,22 @@ class RandomCircuit final : public Circuit {
   }
 
  private:
+  RandomCircuit(size_t num_constraints, size_t num_inputs, uint64_t seed, uint64_t witness_seed,
+                bool separate)
+      : n_(num_constraints),
+        inputs_(num_inputs),
+        seed_(seed),
+        witness_seed_(witness_seed),
+        separate_(separate) {
+    std::mt19937_64 rng(witness_seed_ ^ 0x1234);
+    for (auto& v : inputs_)
+      v = Fr::random(rng);
+  }
+
   size_t n_;
   std::vector<Fr> inputs_;
-  uint64_t seed_;
+  uint64_t seed_, witness_seed_;
+  bool separate_;
 };
 
 }  // namespace cuzk::testing

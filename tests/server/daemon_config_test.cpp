@@ -4,6 +4,7 @@
 // --print-config, and apps/cuzk-daemon/cuzk.example.toml giving exactly the defaults.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "server/daemon_config.hpp"
@@ -193,7 +194,15 @@ TEST(DaemonConfig, MemoryBudgetForms) {
             60 * kGiB);
   EXPECT_EQ(parse("[memory]\nsafety_margin = 1073741824").engine.memory_budget_bytes, 63 * kGiB);
   EXPECT_EQ(parse("[memory]\ntotal_budget = \"512MiB\"").engine.memory_budget_bytes, 512 * kMiB);
-  EXPECT_EQ(parse("[memory]\ntotal_budget = 4096").engine.memory_budget_bytes, 4096u);
+  EXPECT_EQ(parse("[memory]\ntotal_budget = 67108864").engine.memory_budget_bytes, 64 * kMiB);
+  // "0.5" read as bytes was 0, which is "no limit" (issue 29); below 64 MiB is a unit slip.
+  for (const char* small : {"\"0.5\"", "4096", "\"63MiB\"", "\"0.9\""}) {
+    const std::string e = error_of(std::string("[memory]\ntotal_budget = ") + small);
+    EXPECT_TRUE(e.starts_with("test.toml:2: [memory] total_budget: ")) << small << ": " << e;
+    EXPECT_TRUE(e.find("less than one byte") != std::string::npos ||
+                e.find("must be \"auto\", 0 (no limit) or at least 64MiB") != std::string::npos)
+        << small << ": " << e;
+  }
   const DaemonConfig unlimited = parse("[memory]\ntotal_budget = 0");
   EXPECT_EQ(unlimited.engine.memory_budget_bytes, 0u);
   EXPECT_EQ(unlimited.memory_budget_origin, "0: no limit");
@@ -201,6 +210,9 @@ TEST(DaemonConfig, MemoryBudgetForms) {
                 .find("[memory] total_budget: "
                       "\"auto\" leaves nothing"),
             std::string::npos);
+  EXPECT_EQ(error_of("[memory]\nsafety_margin = \"65504MiB\""),
+            "test.toml: [memory] total_budget: \"auto\" leaves 33554432 bytes (auto: MemTotal "
+            "64GiB - safety_margin 65504MiB), less than 64MiB");
 }
 
 // [gpus] memory_limit: a size string or bytes, 0 for the device's memory; a value under 1 GiB
@@ -466,14 +478,60 @@ TEST(DaemonConfig, ErrorsNameFileLineAndKey) {
   }
 }
 
+// Keys nested past the schema's depth are refused before toml++, which recursed on them until
+// the stack ran out (SIGSEGV at 100,000 levels); dots in strings and comments do not count.
+TEST(DaemonConfig, KeysNestedPastTheSchemaAreRefusedBeforeParsing) {
+  std::string dotted = "a";
+  for (int i = 0; i < 100'000; ++i)
+    dotted += ".a";
+  EXPECT_EQ(error_of("[daemon]\n" + dotted + " = 1"),
+            "test.toml:2: more than 16 dots in one line: keys nested that deep are not "
+            "cuzk-daemon settings");
+  const std::string dots(40, '.');
+  const std::string quoted = "[srs]\nparam_cache = \"/a/" + dots + "\" # " + dots + "\n";
+  EXPECT_EQ(error_of(quoted + "[gpus]\nbackend = '" + dots + "'"),
+            "test.toml:4: [gpus] backend: \"" + dots + "\" is not one of auto, cpu, gpu");
+  EXPECT_EQ(error_of(quoted + "a" + std::string(17, '.')).substr(0, 33),
+            "test.toml:3: more than 16 dots in");
+}
+
 TEST(DaemonConfig, LoadFromFile) {
   EXPECT_EQ(to_toml(load_daemon_config("", facts_64g())), to_toml(parse("")));
   try {
     load_daemon_config("/nonexistent/cuzk.toml", facts_64g());
     FAIL() << "no error";
   } catch (const ConfigError& e) {
-    EXPECT_STREQ(e.what(), "/nonexistent/cuzk.toml: cannot open");
+    EXPECT_TRUE(std::string(e.what()).starts_with("/nonexistent/cuzk.toml: cannot open"))
+        << e.what();
   }
+}
+
+// What is not a configuration file is refused before it is read (issue 29: /dev/zero was read
+// without end, a directory read as an empty file), and so is one past 1 MiB.
+TEST(DaemonConfig, OnlyABoundedRegularFileIsRead) {
+  const auto error_loading = [](const std::filesystem::path& p) -> std::string {
+    try {
+      load_daemon_config(p, facts_64g());
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::filesystem::path dir = ::testing::TempDir();
+  EXPECT_EQ(error_loading(dir), dir.string() + ": is a directory, not a file");
+  EXPECT_EQ(error_loading("/dev/zero"), "/dev/zero: not a regular file (a device)");
+  const std::filesystem::path big = dir / "cuzk-big.toml";
+  {
+    std::ofstream f(big);
+    f << "# " << std::string(kMiB, 'x') << "\n";
+  }
+  EXPECT_EQ(error_loading(big), big.string() + ": larger than 1 MiB");
+  {
+    std::ofstream f(big, std::ios::trunc);
+    f << "# " << std::string(kMiB - 64, 'x') << "\n[gpus]\nbackend = \"cpu\"\n";
+  }
+  EXPECT_EQ(error_loading(big), "") << "a file of just under 1 MiB is read";
+  std::filesystem::remove(big);
 }
 
 TEST(DaemonConfig, PrintedConfigParsesToItself) {
@@ -508,7 +566,10 @@ TEST(Sizes, ParseAndFormat) {
   EXPECT_EQ(parse_size("4096"), 4096u);
   EXPECT_EQ(parse_size("4096B"), 4096u);
   EXPECT_EQ(parse_size(" 7 "), 7u);
-  for (const char* bad : {"", "GiB", "-5GiB", "1.2.3GiB", "12XB", "5 G", "1e9", "."}) {
+  EXPECT_EQ(parse_size("0.5GiB"), 512 * kMiB);
+  EXPECT_EQ(parse_size("0"), 0u);
+  for (const char* bad :
+       {"", "GiB", "-5GiB", "1.2.3GiB", "12XB", "5 G", "1e9", ".", "0.5", "0.999B"}) {
     EXPECT_THROW(parse_size(bad), std::invalid_argument) << bad;
   }
   EXPECT_THROW(parse_size("100000000TiB"), std::invalid_argument);

@@ -168,7 +168,10 @@ def scenario_two_daemons(ctx):
     win = dt.load_post(ctx, "winning")
     post = f'[srs]\nparam_cache = "{ctx.post_params}"\n'
     ports = [free_port(), free_port()]
-    a, b = (TcpDaemon(ctx, n, p, post) for n, p in zip("ab", ports))
+    # a proves its first job and holds every later one at the prover (hold-prove): it dies
+    # holding jobs however fast this machine proves.
+    a = TcpDaemon(ctx, "a", ports[0], post + '[faults]\ninject = "hold-prove:2+"\n')
+    b = TcpDaemon(ctx, "b", ports[1], post)
     target = f"ipv4:127.0.0.1:{ports[0]},127.0.0.1:{ports[1]}"
     channel = dt.grpc.insecure_channel(target, options=[("grpc.service_config", ROUND_ROBIN)])
     dt.grpc.channel_ready_future(channel).result(timeout=30)

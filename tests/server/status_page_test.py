@@ -269,8 +269,10 @@ def scenario(ctx, browser, artifacts):
           f"its witness phase ({witness * 1e3:.1f} ms) is the job's synthesis_ms")
     prove = [s for s in mine if s["lane"] == "cpu:0"][0]
     dur = (prove["end_s"] - prove["start_s"]) * 1e3
-    check(t["gpu_compute_ms"] - 1 <= dur <= t["gpu_compute_ms"] + 500,
-          f"its prover span ({dur:.1f} ms) covers gpu_compute_ms ({t['gpu_compute_ms']})")
+    # Within the job's life: no fixed slack, which a loaded machine (ctest -j) could exceed.
+    check(t["gpu_compute_ms"] - 1 <= dur <= t["total_ms"] + 1,
+          f"its prover span ({dur:.1f} ms) covers gpu_compute_ms ({t['gpu_compute_ms']}) "
+          f"within the job's total ({t['total_ms']} ms)")
     phases = [p["phase"] for p in prove["phases"]]
     check(phases[-1] == "verify" and "msm" in phases and "h_chain" in phases and
           all(a["end_s"] <= b["start_s"] + 1e-6 for a, b in

@@ -1,0 +1,124 @@
+// A device in name for engine tests (EngineConfig::fake_devices): the CPU backend under a GPU's
+// name, slowed, broken or held per prove by the test, with a log of its attempts.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "groth16/backend.hpp"
+
+namespace cuzk::engine::test {
+
+// Which fake device ran how many prove attempts.
+class DeviceLog {
+ public:
+  void add(const std::string& device) {
+    std::lock_guard lock(mu_);
+    ++attempts_[device];
+  }
+  int attempts(const std::string& device) const {
+    std::lock_guard lock(mu_);
+    const auto it = attempts_.find(device);
+    return it == attempts_.end() ? 0 : it->second;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, int> attempts_;
+};
+
+// Proves a device may start: none until the test grants some (grant()), unlimited once it opens
+// it (open()). The number of proves waiting for a permit is observable.
+class ProvePermits {
+ public:
+  void acquire() {
+    std::unique_lock<std::mutex> lock(mu_);
+    ++waiting_;
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return open_ || permits_ > 0; });
+    --waiting_;
+    if (!open_) --permits_;
+    changed_.notify_all();
+  }
+  void grant(int n) {
+    std::lock_guard<std::mutex> lock(mu_);
+    permits_ += n;
+    changed_.notify_all();
+  }
+  void open() {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  // Until `n` proves wait for a permit (false after a minute: the test fails, not hangs).
+  bool wait_waiting(int n) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return changed_.wait_for(lock, std::chrono::minutes(1), [&] { return waiting_ >= n; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable changed_;
+  int permits_ = 0, waiting_ = 0;
+  bool open_ = false;
+};
+
+// A device in name: the CPU backend, `delay` slower per partition, failing every prove while
+// `broken` is set (as a device with a sticky CUDA error does), each prove waiting for a permit
+// when given `permits`.
+class FakeDevice final : public groth16::ProverBackend {
+ public:
+  FakeDevice(std::string name, ThreadPool& pool, DeviceLog* log, std::chrono::milliseconds delay,
+             const std::atomic<bool>* broken, ProvePermits* permits = nullptr)
+      : name_(std::move(name)),
+        cpu_(pool),
+        log_(log),
+        delay_(delay),
+        broken_(broken),
+        permits_(permits) {}
+  std::string name() const override { return "fake " + name_; }
+  groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                       const groth16::ProofRandomness& rand,
+                       groth16::ProverTiming* timing) override {
+    if (permits_ != nullptr) permits_->acquire();
+    log_->add(name_);
+    if (broken_->load()) throw std::runtime_error(name_ + ": an illegal memory access (fake)");
+    std::this_thread::sleep_for(delay_);
+    return cpu_.prove(params, in, rand, timing);
+  }
+  std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
+                                   const EvaluationDomain& domain,
+                                   QuotientTiming* timing) override {
+    return cpu_.coset_ab_minus_c(std::move(a), std::move(b), std::move(c), domain, timing);
+  }
+  G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override {
+    return cpu_.msm_g1(bases, scalars);
+  }
+  G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) override {
+    return cpu_.msm_g2(bases, scalars);
+  }
+  G1Jacobian msm_g1(std::span<const G1Affine> bases, const DensityTracker& density,
+                    std::span<const Fr> scalars) override {
+    return cpu_.msm_g1(bases, density, scalars);
+  }
+  G2Jacobian msm_g2(std::span<const G2Affine> bases, const DensityTracker& density,
+                    std::span<const Fr> scalars) override {
+    return cpu_.msm_g2(bases, density, scalars);
+  }
+
+ private:
+  std::string name_;
+  groth16::CpuBackend cpu_;
+  DeviceLog* log_;
+  std::chrono::milliseconds delay_;
+  const std::atomic<bool>* broken_;
+  ProvePermits* permits_;
+};
+
+}  // namespace cuzk::engine::test
