@@ -17,6 +17,7 @@ packages=(
   grpc-proto                                     # health + reflection .proto for that client
   clang-format                                   # formatting check in the tests
   dpkg-dev systemd                               # cpack .deb (dpkg-shlibdeps), systemd-analyze verify
+  lintian help2man openssl                       # the .deb's checks, its man pages; test certificates
   chromium                                       # the status page test (headless browser)
 )
 

@@ -8,16 +8,29 @@
 
 #include "client_load.hpp"
 #include "client_util.hpp"
+#include "server/health_row.hpp"
 
 namespace cuzk::bench {
 namespace {
 
 using Command = ClientOptions::Command;
 
+// Also before the subcommand, as --addr is.
+void add_tls_options(CLI::App* c, ConnectionOptions& o) {
+  c->add_option("--tls-ca", o.tls_ca,
+                "TLS: PEM of the CA that signed the daemon's certificate ([daemon] tls_cert)");
+  c->add_option("--tls-cert", o.tls_cert,
+                "TLS: this client's certificate (PEM), for a daemon with [daemon] client_ca");
+  c->add_option("--tls-key", o.tls_key, "TLS: the key of --tls-cert (PEM)");
+  c->add_option("--tls-server-name", o.tls_server_name,
+                "TLS: the name the daemon's certificate must carry, when not the address's host");
+}
+
 void add_connection_options(CLI::App* c, ConnectionOptions& o) {
   c->add_option("--addr", o.addr,
                 "daemon address: unix:///path, unix:path or host:port (default "
-                "unix:///tmp/cuzk.sock)");
+                "unix:///run/curio/cuzk.sock)");
+  add_tls_options(c, o);
   c->add_option("--timeout-s", o.timeout_s, "deadline of each call in seconds (default 0: none)");
 }
 
@@ -157,6 +170,17 @@ std::string format_uptime(uint64_t s) {
   return buf;
 }
 
+// The daemon's health row of GetStatus (server/health.hpp: proof_kind "health: <state>[: why]"),
+// or "" from a daemon that sends none (the Rust daemon).
+std::string health_of(const v1::GetStatusResponse& s) {
+  for (const v1::QueueStatus& q : s.queues()) {
+    if (q.proof_kind().starts_with(server::kHealthRowPrefix)) {
+      return q.proof_kind().substr(server::kHealthRowPrefix.size());
+    }
+  }
+  return "";
+}
+
 // The same field names as the proto; numbers as numbers (proto3 JSON would quote the uint64s).
 nlohmann::json status_json(const v1::GetStatusResponse& s) {
   nlohmann::json j;
@@ -187,11 +211,14 @@ nlohmann::json status_json(const v1::GetStatusResponse& s) {
   j["uptime_seconds"] = s.uptime_seconds();
   j["pinned_memory_bytes"] = s.pinned_memory_bytes();
   j["pinned_memory_limit_bytes"] = s.pinned_memory_limit_bytes();
+  j["health"] = health_of(s);  // also in queues, as the daemon sends it
   return j;
 }
 
 void print_status(const std::string& addr, const v1::GetStatusResponse& s) {
   std::printf("daemon %s: up %s\n", addr.c_str(), format_uptime(s.uptime_seconds()).c_str());
+  const std::string health = health_of(s);
+  std::printf("health: %s\n", health.empty() ? "(not reported)" : health.c_str());
   std::printf("proofs: %llu completed, %llu failed\n",
               static_cast<unsigned long long>(s.total_proofs_completed()),
               static_cast<unsigned long long>(s.total_proofs_failed()));
@@ -214,8 +241,9 @@ void print_status(const std::string& addr, const v1::GetStatusResponse& s) {
                 tier_name(srs.tier()).c_str(), format_bytes(srs.size_bytes()).c_str(),
                 srs.ref_count());
   }
-  std::printf("queues (%d):\n", s.queues_size());
+  std::printf("queues (%d):\n", s.queues_size() - (health.empty() ? 0 : 1));
   for (const v1::QueueStatus& q : s.queues()) {
+    if (q.proof_kind().starts_with(server::kHealthRowPrefix)) continue;
     std::printf("  %-14s %u pending, %u in progress\n", q.proof_kind().c_str(), q.pending(),
                 q.in_progress());
   }
@@ -294,6 +322,7 @@ void add_client_commands(CLI::App& app, ClientOptions& o) {
   // Also before the subcommand, as the Rust cuzk-bench takes them (`cuzk-bench --addr A status`).
   app.add_option("--addr", o.connection.addr, "daemon address of the client commands");
   app.add_option("--timeout-s", o.connection.timeout_s, "deadline of each client call (s)");
+  add_tls_options(&app, o.connection);
   const auto select = [&o](CLI::App* c, Command command) {
     add_connection_options(c, o.connection);
     c->callback([&o, command] { o.command = command; });

@@ -141,6 +141,34 @@ void build_vanilla(const RequestOptions& o, ProofKindArg kind, v1::SubmitProofRe
   }
 }
 
+// A PEM file for the TLS options (BadInput when it cannot be read).
+std::string read_pem(const std::string& path, const char* option) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw BadInput(std::string(option) + " " + path + ": cannot open");
+  std::string text(1 << 20, '\0');  // a PEM file is a few KB
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.find("-----BEGIN ") == std::string::npos) {
+    throw BadInput(std::string(option) + " " + path + ": no PEM block");
+  }
+  return text;
+}
+
+std::shared_ptr<grpc::ChannelCredentials> channel_credentials(const ConnectionOptions& o) {
+  const bool tls = !o.tls_ca.empty() || !o.tls_cert.empty() || !o.tls_key.empty();
+  if (!tls) return grpc::InsecureChannelCredentials();
+  if (o.tls_cert.empty() != o.tls_key.empty()) {
+    throw BadInput("--tls-cert and --tls-key go together");
+  }
+  grpc::SslCredentialsOptions ssl;
+  if (!o.tls_ca.empty()) ssl.pem_root_certs = read_pem(o.tls_ca, "--tls-ca");
+  if (!o.tls_cert.empty()) {
+    ssl.pem_cert_chain = read_pem(o.tls_cert, "--tls-cert");
+    ssl.pem_private_key = read_pem(o.tls_key, "--tls-key");
+  }
+  return grpc::SslCredentials(ssl);
+}
+
 }  // namespace
 
 DaemonClient::DaemonClient(const ConnectionOptions& opts, bool own_connection)
@@ -157,7 +185,8 @@ DaemonClient::DaemonClient(const ConnectionOptions& opts, bool own_connection)
   args.SetMaxReceiveMessageSize(-1);
   args.SetMaxSendMessageSize(-1);
   if (own_connection) args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-  channel_ = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
+  if (!opts.tls_server_name.empty()) args.SetSslTargetNameOverride(opts.tls_server_name);
+  channel_ = grpc::CreateCustomChannel(target, channel_credentials(opts), args);
   stub_ = v1::ProvingEngine::NewStub(channel_);
 }
 

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "server/default_paths.hpp"
 
 namespace cuzk::bench {
 
@@ -30,8 +31,12 @@ struct BadInput : std::invalid_argument {
 };
 
 struct ConnectionOptions {
-  std::string addr = "unix:///tmp/cuzk.sock";
+  std::string addr{server::kDefaultListen};
   double timeout_s = 0;  // deadline of each call; 0: none
+  // TLS (the daemon's [daemon] tls_cert): the CA that signed the daemon's certificate, this
+  // client's certificate and key (for client_ca), and the name to check the daemon's
+  // certificate against when it is not the address's host. All empty: plaintext.
+  std::string tls_ca, tls_cert, tls_key, tls_server_name;
 };
 
 class DaemonClient {

@@ -68,7 +68,9 @@ std::string normalize_address(std::string_view address) {
   if (a.empty()) throw std::invalid_argument("empty daemon address");
   const std::string shown(a);
   if (starts_with_ci(a, "https://")) {
-    throw std::invalid_argument("address \"" + shown + "\": TLS is not supported (use host:port)");
+    throw std::invalid_argument("address \"" + shown +
+                                "\": give host:port, and --tls-ca (with --tls-cert and --tls-key "
+                                "for a daemon that asks for client certificates) for TLS");
   }
   if (starts_with_ci(a, "unix://")) {
     const std::string_view path = a.substr(7);

@@ -16,8 +16,8 @@ namespace cuzk::bench {
 // ("unix:/abs" becomes "unix:///abs"), a bare socket path ("/run/cuzk.sock", "./cuzk.sock") as
 // unix, "host:port" and "[v6]:port" as they are ("http://" and "tcp://" prefixes and a trailing
 // "/" dropped), and gRPC's own schemes (dns:, ipv4:, ipv6:, unix-abstract:) untouched. Throws
-// std::invalid_argument for an empty address, a missing or bad port, "https://" (the daemon
-// speaks plaintext) and "unix://host/path".
+// std::invalid_argument for an empty address, a missing or bad port, "https://" (TLS is
+// asked for with --tls-ca, not by a scheme) and "unix://host/path".
 std::string normalize_address(std::string_view address);
 
 // A span of time: a number (decimals allowed) and a unit ms, s, m (or min), h; a bare number is

@@ -15,7 +15,9 @@
 #endif
 
 int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a pipe sees each line as it is written
   CLI::App app{"cuzk-bench: daemon client, microbenchmarks and GPU kernel checks"};
+  app.set_version_flag("--version", CUZK_VERSION);
   app.require_subcommand(1);
 
   cuzk::bench::SynthOnlyOptions synth;

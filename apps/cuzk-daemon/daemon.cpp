@@ -23,11 +23,14 @@
 
 #include "event_log.hpp"
 #include "job_watcher.hpp"
+#include "listener_security.hpp"
+#include "server/daemon_metrics.hpp"
 #include "server/health.hpp"
 #include "server/metrics_http.hpp"
 #include "server/proving_service.hpp"
 #include "server/request_parse_status.hpp"
 #include "server/status_page.hpp"
+#include "startup_checks.hpp"
 
 namespace cuzk::daemon {
 namespace {
@@ -110,8 +113,12 @@ UnixSocketLock::~UnixSocketLock() {
 
 UnixSocketLock prepare_unix_socket_path(const std::string& path) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty() && !std::filesystem::is_directory(parent)) {
-    throw std::runtime_error("socket directory " + parent.string() + " does not exist");
+  // Created as the Rust daemon does (/run/curio on a fresh host); the socket's own mode guards it.
+  std::error_code ec;
+  if (!parent.empty() && !std::filesystem::is_directory(parent) &&
+      !std::filesystem::create_directories(parent, ec)) {
+    throw std::runtime_error("cannot create the socket directory " + parent.string() + ": " +
+                             ec.message());
   }
   // Held for the daemon's life (the kernel lets go when the process ends, however it ends): the
   // existence check below and gRPC's unlink-then-bind are not atomic, and two daemons started
@@ -151,14 +158,18 @@ UnixSocketLock prepare_unix_socket_path(const std::string& path) {
   return lock;
 }
 
-int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
+int run_daemon(const server::DaemonConfig& config, const std::string& config_origin,
+               const sigset_t& signals) {
   EventLog log(config.log_level, config.log_format == "json");
+  log.take_grpc_logs();
   const engine::EngineConfig& ec = config.engine;
-  for (const std::string& note : config.notes)
-    log.warn("config_note", {{"note", note}});
   log.info("daemon_starting",
            {{"version", CUZK_VERSION},
+            {"config", config_origin},
             {"listen", config.listen.grpc_uri()},
+            {"tls", config.tls_cert.empty()    ? "off"
+                    : config.client_ca.empty() ? "server certificate only"
+                                               : "client certificates required"},
             {"backend", ec.backend},
             {"gpu_memory_limit",
              ec.gpu_memory_limit == 0 ? "device" : server::format_size(ec.gpu_memory_limit)},
@@ -171,6 +182,7 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
             {"threads", ec.threads},
             {"max_batch_size", ec.max_batch_size},
             {"shutdown", config.shutdown == server::ShutdownMode::kCancel ? "cancel" : "finish"}});
+  warn_about_config(config, log);
 
   if (!ec.verify_proofs) {
     log.warn("verify_proofs_off",
@@ -181,8 +193,14 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
   if (!ec.faults.empty()) log.warn("faults_injected", {{"plan", ec.faults}});
 
   UnixSocketLock socket_lock;
+  std::optional<gid_t> socket_group;
+  std::shared_ptr<grpc::ServerCredentials> credentials;
   try {
-    if (config.listen.is_unix) socket_lock = prepare_unix_socket_path(config.listen.path);
+    if (config.listen.is_unix) {
+      socket_group = socket_group_id(config.socket_group);
+      socket_lock = prepare_unix_socket_path(config.listen.path);
+    }
+    credentials = server_credentials(config);
   } catch (const std::exception& e) {
     log.error("listen_failed", {{"address", config.listen.grpc_uri()}, {"error", e.what()}});
     return 1;
@@ -193,7 +211,10 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
     engine::EngineConfig with_events = ec;
     with_events.on_event = [&log](const std::string& event, const std::string& message) {
       const bool bad = event == "pce_refused" || event == "pce_failed" ||
-                       event == "pce_not_saved" || event == "spool_unreadable";
+                       event == "pce_not_saved" || event == "spool_unreadable" ||
+                       event == "cpu_fallback" || event == "no_prover" ||
+                       event == "insecure_parameters" || event == "job_left_spooled" ||
+                       event == "prover_out_of_rotation";
       if (bad) {
         log.warn(event, {{"message", message}});
       } else {
@@ -227,7 +248,8 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
   if (config.status_listen) {
     try {
       std::vector<server::HttpRoute> routes = server::status_page_routes(*engine);
-      routes.push_back(server::metrics_route([&engine] { return engine->metrics_text(); }));
+      routes.push_back(
+          server::metrics_route([&engine] { return server::daemon_metrics_text(*engine); }));
       metrics = std::make_unique<server::MetricsHttpServer>(*config.status_listen, routes);
     } catch (const std::exception& e) {
       log.error("status_listen_failed", {{"error", e.what()}});
@@ -250,7 +272,7 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
     builder.experimental().SetInterceptorCreators(std::move(f));
   }
   int tcp_port = 0;
-  builder.AddListeningPort(config.listen.grpc_uri(), grpc::InsecureServerCredentials(),
+  builder.AddListeningPort(config.listen.grpc_uri(), credentials,
                            config.listen.is_unix ? nullptr : &tcp_port);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.SetMaxSendMessageSize(kMaxMessageBytes);
@@ -258,7 +280,7 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
   std::unique_ptr<grpc::Server> grpc_server;
   {
     // Owner-only socket (0600) from the moment it exists: whoever connects can make the daemon
-    // spend its machine. The chmod below covers a gRPC that ignores the umask.
+    // spend its machine. Its group, then [daemon] socket_mode, are set below.
     const mode_t old_mask = umask(0177);
     grpc_server = builder.BuildAndStart();
     umask(old_mask);
@@ -268,8 +290,15 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
               {{"address", config.listen.grpc_uri()}, {"error", "gRPC could not bind"}});
     return 1;
   }
-  if (config.listen.is_unix && chmod(config.listen.path.c_str(), 0600) != 0) {
-    log.warn("chmod_failed", {{"path", config.listen.path}, {"error", std::strerror(errno)}});
+  if (config.listen.is_unix) {
+    try {
+      set_socket_permissions(config.listen.path, config.socket_mode, socket_group);
+    } catch (const std::exception& e) {
+      log.error("listen_failed", {{"address", config.listen.grpc_uri()}, {"error", e.what()}});
+      grpc_server->Shutdown();
+      unlink(config.listen.path.c_str());
+      return 1;
+    }
   }
   log.info("daemon_listening", {{"address", config.listen.grpc_uri()},
                                 {"port", tcp_port},
@@ -278,15 +307,17 @@ int run_daemon(const server::DaemonConfig& config, const sigset_t& signals) {
   std::optional<server::HealthReporter> health;
   if (grpc::HealthCheckServiceInterface* service_health = grpc_server->GetHealthCheckService()) {
     health.emplace(
-        *service_health,
-        [&] {
-          return server::not_serving_reason(ec.backend, engine->status(), engine->accepting());
-        },
-        [&](bool serving, const std::string& reason) {
-          if (serving) {
-            log.info("health", {{"status", "SERVING"}});
+        *service_health, [&] { return server::engine_health(*engine); },
+        [&](const server::Health& h) {
+          // status: what grpc.health.v1 answers; state: ours (degraded is still SERVING).
+          const char* grpc_status =
+              h.state == server::HealthState::kNotServing ? "NOT_SERVING" : "SERVING";
+          if (h.state == server::HealthState::kServing) {
+            log.info("health", {{"status", grpc_status}, {"state", "serving"}});
           } else {
-            log.warn("health", {{"status", "NOT_SERVING"}, {"reason", reason}});
+            log.warn("health", {{"status", grpc_status},
+                                {"state", server::health_state_name(h.state)},
+                                {"reason", h.reason}});
           }
         });
   }

@@ -1,7 +1,8 @@
 // Structured log lines, one per event, on stderr: logfmt in text format
 //   ts=2026-11-30T10:00:00.123Z level=info event=job_finished job_id=job-3 kind=porep
 //   total_ms=25012
-// and one JSON object per line in json format, with the same fields.
+// and one JSON object per line in json format, with the same fields. Levels are named as the
+// config names them (trace, debug, info, warn, error), not as spdlog would ("warning").
 #pragma once
 
 #include <spdlog/logger.h>
@@ -38,19 +39,23 @@ class EventLog {
   EventLog(const std::string& level, bool json);
 
   void log(spdlog::level::level_enum level, std::string_view event,
-           std::initializer_list<Field> fields);
-  void debug(std::string_view event, std::initializer_list<Field> fields) {
+           std::initializer_list<Field> fields) const;
+  void debug(std::string_view event, std::initializer_list<Field> fields) const {
     log(spdlog::level::debug, event, fields);
   }
-  void info(std::string_view event, std::initializer_list<Field> fields) {
+  void info(std::string_view event, std::initializer_list<Field> fields) const {
     log(spdlog::level::info, event, fields);
   }
-  void warn(std::string_view event, std::initializer_list<Field> fields) {
+  void warn(std::string_view event, std::initializer_list<Field> fields) const {
     log(spdlog::level::warn, event, fields);
   }
-  void error(std::string_view event, std::initializer_list<Field> fields) {
+  void error(std::string_view event, std::initializer_list<Field> fields) const {
     log(spdlog::level::err, event, fields);
   }
+
+  // gRPC's own log lines (gpr_log) from now on, as events "grpc" with their severity, message,
+  // file and line, in this log's format. The last call's log keeps them for the process's life.
+  void take_grpc_logs() const;
 
  private:
   std::shared_ptr<spdlog::logger> logger_;  // not registered: no global logger state

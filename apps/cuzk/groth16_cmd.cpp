@@ -100,7 +100,11 @@ int run_prove(const Groth16Options& o) {
     if (o.params.empty() || o.r1cs.empty())
       throw std::invalid_argument("prove needs --zkey, or --params with --r1cs");
     const SnarkjsR1cs r1cs = read_r1cs(o.r1cs);
-    const Parameters params = read_parameters(o.params, bulk, pool);
+    Parameters params;
+    {
+      PhasedProgress shown("points");
+      params = read_parameters(o.params, bulk, pool, std::ref(shown));
+    }
     std::printf("load (s): %.3f%s\n", seconds_since(t_load),
                 o.trusted_params ? " (bulk points trusted)" : " (every point checked)");
     n_public = r1cs.n_public();

@@ -3,6 +3,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string_view>
+
+#include "filecoin/parameter_cache.hpp"
+#include "util/progress.hpp"
 
 namespace cuzk::app {
 
@@ -17,6 +21,15 @@ inline void add_allow_insecure_flag(CLI::App* c, bool& allow, bool verifying_key
               verifying_key_only
                   ? "accept a verifying key whose .meta marks it INSECURE (tests only)"
                   : "accept parameters whose .meta marks them INSECURE (tests only)");
+}
+
+// `checks` whose loading (hashing, decoding, subgroup checks) `shown` prints as it goes.
+inline filecoin::ParameterChecks shown_as_it_loads(filecoin::ParameterChecks checks,
+                                                   PhasedProgress& shown) {
+  checks.progress = [&shown](std::string_view phase, uint64_t done, uint64_t total) {
+    shown(phase, done, total);
+  };
+  return checks;
 }
 
 inline void add_trusted_params_flag(CLI::App* c, bool& trusted) {

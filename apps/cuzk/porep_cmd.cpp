@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <stdexcept>
@@ -114,6 +115,7 @@ int run_params(const PorepOptions& o) {
         "give --out DIR: test parameters are INSECURE and carry Filecoin's file names, "
         "so they are never written into a parameter cache by default");
   }
+  if (on_device) groth16::require_backend(o.backend);  // before anything is recorded
   if (pp.layers > 2 && !on_device && !o.allow_large) {
     throw BadInput(sector_size_name(pp.sector_size()) +
                    " test parameters need the whole 1.3e8-constraint system in memory (hundreds "
@@ -147,7 +149,11 @@ int run_params(const PorepOptions& o) {
     return 0;
   }
   SetupTiming st;
-  const groth16::Parameters params = generate_test_parameters(pp, o.setup_seed, pool, &st);
+  groth16::Parameters params;
+  {
+    PhasedProgress shown("points");
+    params = generate_test_parameters(pp, o.setup_seed, pool, &st, std::ref(shown));
+  }
   const auto t0 = Clock::now();
   ParameterFiles files;
   try {
@@ -165,6 +171,7 @@ int run_params(const PorepOptions& o) {
 }
 
 int run_c2(const PorepOptions& o) {
+  groth16::require_backend(o.backend);  // a missing GPU fails before anything is read
   const auto t_start = Clock::now();
   filecoin::C1Document doc = read_c1(o.c1_path);
   const PublicParams pp = PublicParams::for_proof(doc.c1.registered_proof);
@@ -182,8 +189,12 @@ int run_c2(const PorepOptions& o) {
 
   t0 = Clock::now();
   filecoin::ParameterVerdict verdict;
-  const groth16::Parameters params =
-      read_parameter_file(params_dir(o), pp, parameter_checks(o), pool, &verdict);
+  groth16::Parameters params;
+  {
+    PhasedProgress shown("points");
+    params = read_parameter_file(params_dir(o), pp, shown_as_it_loads(parameter_checks(o), shown),
+                                 pool, &verdict);
+  }
   const double t_params = seconds_since(t0);
   if (verdict.insecure) {
     std::fprintf(stderr,
@@ -208,8 +219,13 @@ int run_c2(const PorepOptions& o) {
   const std::unique_ptr<groth16::ProverBackend> backend =
       groth16::make_backend(o.backend, pool, &backend_note);
   engine::SerialProveOptions opt;
-  opt.on_partition = [&](const engine::PartitionTiming& t) { print_partition(t, pp.partitions); };
+  Progress proving("prove", pp.partitions, "partitions");
+  opt.on_partition = [&](const engine::PartitionTiming& t) {
+    print_partition(t, pp.partitions);
+    proving.add(1);
+  };
   const engine::SerialProveResult r = engine::prove_serially(*job, params, *backend, pool, opt);
+  proving.finish();
   // Written only once every partition proof verified; through a temporary so a failed write
   // leaves no partial file under the requested name.
   const std::filesystem::path out(o.out), tmp(o.out + ".tmp");

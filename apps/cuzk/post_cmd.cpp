@@ -1,5 +1,7 @@
 #include "post_cmd.hpp"
 
+#include <functional>
+
 #include <unistd.h>
 
 #include <atomic>
@@ -27,6 +29,7 @@
 #include "filecoin/replica_id.hpp"
 #include "gadgets/scope.hpp"
 #include "gpu/backend_factory.hpp"
+#include "parameter_flags.hpp"
 #include "porep/public_params.hpp"
 #include "post/fallback_circuit.hpp"
 #include "post/parameter_cache.hpp"
@@ -190,6 +193,7 @@ int run_params(const PostOptions& o) {
   if (!on_device && o.backend != "cpu") {
     throw BadInput("--backend " + o.backend + ": params are made on the cpu or the gpu");
   }
+  if (on_device) groth16::require_backend(o.backend);
   const PoStConfig c = resolve_config(o);
   const FallbackPoStParams pp = filecoin::fallback_post_params(c);
   if (!on_device) {
@@ -227,7 +231,11 @@ int run_params(const PostOptions& o) {
     return 0;
   }
   post::SetupTiming st;
-  const groth16::Parameters params = post::generate_test_parameters(pp, o.setup_seed, pool, &st);
+  groth16::Parameters params;
+  {
+    PhasedProgress shown("points");
+    params = post::generate_test_parameters(pp, o.setup_seed, pool, &st, std::ref(shown));
+  }
   const auto t0 = Clock::now();
   post::ParameterFiles files;
   try {
@@ -416,6 +424,7 @@ int run_satisfy(const PostOptions& o) {
 }
 
 int run_prove(const PostOptions& o) {
+  groth16::require_backend(o.backend);  // a missing GPU fails before anything is read
   if (o.out.empty()) throw BadInput("prove needs --out FILE");
   const auto t_start = Clock::now();
   const Loaded l = load(o);
@@ -446,8 +455,12 @@ int run_prove(const PostOptions& o) {
   std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
   t0 = Clock::now();
   filecoin::ParameterVerdict verdict;
-  const groth16::Parameters params =
-      post::read_parameter_file(params_dir(o), job.params, parameter_checks(o), pool, &verdict);
+  groth16::Parameters params;
+  {
+    PhasedProgress shown("points");
+    params = post::read_parameter_file(
+        params_dir(o), job.params, shown_as_it_loads(parameter_checks(o), shown), pool, &verdict);
+  }
   if (verdict.insecure) {
     std::fprintf(stderr,
                  "warning: INSECURE test parameters (seed \"%s\"), allowed by "

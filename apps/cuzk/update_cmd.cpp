@@ -1,5 +1,7 @@
 #include "update_cmd.hpp"
 
+#include <functional>
+
 #include <unistd.h>
 
 #include <bit>
@@ -26,6 +28,7 @@
 #include "filecoin/update/update_vanilla_file.hpp"
 #include "filecoin/writable_file.hpp"
 #include "gpu/backend_factory.hpp"
+#include "parameter_flags.hpp"
 #include "porep/public_params.hpp"
 #include "update/parameter_cache.hpp"
 #include "update/poseidon_circuit.hpp"
@@ -215,6 +218,7 @@ int run_params(const UpdateOptions& o) {
         "--backend gpu: the daemon has no recording of the Poseidon variant; make it "
         "on the cpu");
   }
+  if (on_device) groth16::require_backend(o.backend);  // before anything is recorded
   if (!on_device && pp.sector_nodes > (uint64_t{16} << 20) / 32 && !o.allow_large) {
     throw BadInput(porep::sector_size_name(pp.sector_size()) +
                    " test parameters need the whole ~8e7-constraint system in memory (tens of "
@@ -248,7 +252,11 @@ int run_params(const UpdateOptions& o) {
     return 0;
   }
   update::SetupTiming st;
-  const groth16::Parameters params = update::generate_test_parameters(pp, o.setup_seed, pool, &st);
+  groth16::Parameters params;
+  {
+    PhasedProgress shown("points");
+    params = update::generate_test_parameters(pp, o.setup_seed, pool, &st, std::ref(shown));
+  }
   const auto t0 = Clock::now();
   update::ParameterFiles files;
   try {
@@ -426,6 +434,7 @@ int run_verify_vanilla(const UpdateOptions& o) {
 }
 
 int run_prove(const UpdateOptions& o) {
+  groth16::require_backend(o.backend);  // a missing GPU fails before anything is read
   const auto t_start = Clock::now();
   require_absent(o.out, o.force);
   LoadedVanilla v = load_vanilla(o.vanilla);
@@ -440,8 +449,12 @@ int run_prove(const UpdateOptions& o) {
   std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
   t0 = Clock::now();
   filecoin::ParameterVerdict verdict;
-  const groth16::Parameters params =
-      update::read_parameter_file(params_dir(o), v.pp, parameter_checks(o), pool, &verdict);
+  groth16::Parameters params;
+  {
+    PhasedProgress shown("points");
+    params = update::read_parameter_file(
+        params_dir(o), v.pp, shown_as_it_loads(parameter_checks(o), shown), pool, &verdict);
+  }
   if (verdict.insecure) {
     std::fprintf(stderr,
                  "warning: INSECURE test parameters (seed \"%s\"), allowed by "
@@ -460,10 +473,13 @@ int run_prove(const UpdateOptions& o) {
   const std::unique_ptr<groth16::ProverBackend> backend =
       groth16::make_backend(o.backend, pool, &backend_note);
   engine::SerialProveOptions opt;
+  Progress proving("prove", v.pp.partition_count, "partitions");
   opt.on_partition = [&](const engine::PartitionTiming& t) {
     print_partition(t, v.pp.partition_count);
+    proving.add(1);
   };
   const engine::SerialProveResult r = engine::prove_serially(*job, params, *backend, pool, opt);
+  proving.finish();
   write_output(o.out, r.proof, o.force);
   std::printf("backend %s | total %.2f s | peak memory %.2f GiB\n", backend_note.c_str(),
               seconds_since(t_start), peak_rss_gib());

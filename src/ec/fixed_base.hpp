@@ -9,6 +9,7 @@
 
 #include "ec/jacobian.hpp"
 #include "ff/fr.hpp"
+#include "util/progress.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk {
@@ -46,9 +47,9 @@ class FixedBaseTable {
   // The table: entry w * 256 + j is j * 2^(8w) * G (the device generator uploads it).
   const std::vector<Affine<Curve>>& points() const { return table_; }
 
-  // out[i] = scalars[i] * G, in parallel, normalised to affine.
-  void mul_batch(std::span<const Fr> scalars, std::span<Affine<Curve>> out,
-                 ThreadPool& pool) const {
+  // out[i] = scalars[i] * G, in parallel, normalised to affine; `done` (optional) counts them.
+  void mul_batch(std::span<const Fr> scalars, std::span<Affine<Curve>> out, ThreadPool& pool,
+                 ProgressCounter* done = nullptr) const {
     pool.parallel_for(
         scalars.size(),
         [&](size_t begin, size_t end) {
@@ -56,6 +57,7 @@ class FixedBaseTable {
           for (size_t i = begin; i < end; ++i)
             tmp[i - begin] = mul(scalars[i]);
           batch_to_affine<Curve>(tmp, out.subspan(begin, end - begin));
+          if (done != nullptr) done->add(end - begin);
         },
         256);
   }

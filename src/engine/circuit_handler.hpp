@@ -116,6 +116,8 @@ std::vector<std::shared_ptr<const CircuitHandler>> default_handlers();
 // Circuit ids are "<kind>-<size suffix>" ("porep-32g"); the suffixes: 2k, 8m, 512m, 32g, 64g
 // (and other powers of two as k, m, g). std::invalid_argument for a size that is not one.
 std::string sector_size_suffix(uint64_t bytes);
+// The sector size a circuit id ends with ("porep-32g" -> 32 GiB); 0 when it ends with none.
+uint64_t sector_size_of_circuit_id(std::string_view circuit_id);
 // The blank circuit of `circuit_id` from `handlers`; std::invalid_argument when none has it.
 BlankCircuit find_blank_circuit(const std::vector<std::shared_ptr<const CircuitHandler>>& handlers,
                                 const std::string& circuit_id);

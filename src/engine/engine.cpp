@@ -7,14 +7,39 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <random>
 #include <tuple>
 #include <utility>
 
 #include "engine/engine_impl.hpp"
 #include "engine/pce_loader.hpp"
+#include "filecoin/parameter_cache.hpp"
 
 namespace cuzk::engine {
+
+namespace {
+
+// The seed of an INSECURE test set whose .params is `params_file` ("" when its .meta says
+// nothing of the kind, or is unreadable: the load's own checks have judged it already).
+std::string insecure_seed(const std::filesystem::path& params_file) {
+  std::filesystem::path meta = params_file;
+  meta.replace_extension(".meta");
+  std::ifstream in(meta, std::ios::binary);
+  if (!in) return "";
+  std::string text(4096, '\0');  // a .meta is a few dozen bytes
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  try {
+    const filecoin::ParameterMetadata m = filecoin::parse_parameter_metadata(text, meta.string());
+    return m.insecure ? (m.seed.empty() ? "?" : m.seed) : "";
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+}  // namespace
 
 const char* proof_kind_label(ProofKind kind) {
   switch (kind) {
@@ -75,7 +100,21 @@ SrsSpec Engine::Impl::resolve_srs(const std::string& id) const {
       config.param_cache,
       {config.allow_insecure_params, config.verify_param_digests, config.check_param_subgroups}};
   for (const auto& [kind, h] : handlers) {
-    if (auto spec = h->srs_spec(id, source)) return *spec;
+    std::optional<SrsSpec> spec = h->srs_spec(id, source);
+    if (!spec) continue;
+    // A set loaded only because allow_insecure_params lets it is said aloud, every load.
+    spec->load = [load = std::move(spec->load), file = spec->file, id,
+                  on_event = config.on_event](ThreadPool& p) {
+      groth16::Parameters params = load(p);
+      if (const std::string seed = insecure_seed(file); !seed.empty() && on_event) {
+        on_event("insecure_parameters",
+                 id + ": " + file.string() + " is an INSECURE test set (seed \"" + seed +
+                     "\"), loaded because [srs] allow_insecure_params = true: whoever knows the "
+                     "seed can forge proofs");
+      }
+      return params;
+    };
+    return *spec;
   }
   throw std::invalid_argument("unknown circuit id \"" + id + "\"");
 }
@@ -118,8 +157,10 @@ void Engine::Impl::finish(const std::shared_ptr<Job>& job, JobState state,
     for (const auto& p : job->partition_proofs)
       job->result.proof.insert(job->result.proof.end(), p.begin(), p.end());
     ++completed;
+    ++completed_by_kind[job->kind_label];
   } else if (state == JobState::kFailed) {
     ++failed;
+    ++failed_by_kind[job->kind_label];
   } else {
     ++cancelled;
   }
@@ -280,6 +321,10 @@ void Engine::Impl::resume_spooled() {
     }
     std::string error;
     const std::shared_ptr<Job> job = new_job(l.request, now, &error);
+    if (std::string why = refused_on_cpu_fallback(job->circuit_id); !why.empty()) {
+      say("job_left_spooled", l.job_id + " stays in " + l.file.string() + ": " + why);
+      continue;  // for a daemon with a GPU
+    }
     job->id = l.job_id;
     job->result.job_id = job->id;
     job->request = std::move(l.request);  // its payload stays on disk until the job starts
@@ -299,6 +344,14 @@ void Engine::Impl::resume_spooled() {
   work_cv.notify_all();
 }
 
+std::string Engine::Impl::refused_on_cpu_fallback(const std::string& circuit_id) const {
+  const uint64_t limit = config.cpu_fallback_max_sector_size;
+  if (cpu_fallback_reason.empty() || limit == 0) return "";
+  const uint64_t size = sector_size_of_circuit_id(circuit_id);
+  if (size <= limit) return "";
+  return circuit_id + " refused: " + cpu_fallback_reason;
+}
+
 SubmitResult Engine::submit(ProofRequest request) {
   Impl& m = *impl_;
   const auto now = Clock::now();
@@ -312,6 +365,8 @@ SubmitResult Engine::submit(ProofRequest request) {
   if (!m.accepting) throw NotServingError("the engine is shutting down");
   if (!m.no_prover_reason.empty())
     throw NotServingError("the engine has no prover: " + m.no_prover_reason);
+  if (std::string why = m.refused_on_cpu_fallback(job->circuit_id); !why.empty())
+    throw NotServingError(why);
   m.drop_expired(now);
   if (!job->request_id.empty()) {
     auto it = m.by_request_id.find(job->request_id);
@@ -418,6 +473,8 @@ PreloadResult Engine::preload_srs(const std::string& circuit_id) {
   if (!impl_->no_prover_reason.empty())
     throw NotServingError("the engine has no prover: " + impl_->no_prover_reason);
   (void)impl_->resolve_srs(circuit_id);  // an unknown id: std::invalid_argument, nothing kept
+  if (std::string why = impl_->refused_on_cpu_fallback(circuit_id); !why.empty())
+    throw NotServingError(why);
   return impl_->srs.preload(circuit_id);
 }
 

@@ -49,7 +49,11 @@ struct EngineConfig {
   // [gpus] memory_limit: device bytes each GPU backend may use (0: the device's memory). Under
   // it a proof streams the proving key's bases from host memory (gpu/memory_plan.hpp).
   uint64_t gpu_memory_limit = 0;
-  unsigned cpu_workers = 1;        // prover workers when there is no GPU
+  unsigned cpu_workers = 1;  // prover workers when there is no GPU
+  // Backend "auto" that found no usable GPU proves on the CPU only jobs of sector sizes up to
+  // this (0: any); larger ones are refused (NotServingError) rather than proved for hours.
+  // Backend "cpu", chosen on purpose, takes every size.
+  uint64_t cpu_fallback_max_sector_size = uint64_t{512} << 20;
   unsigned synthesis_workers = 1;  // partitions synthesized concurrently
   unsigned synthesis_lookahead =
       1;                 // synthesized partitions waiting for a prover, plus one per worker

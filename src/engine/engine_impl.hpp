@@ -79,6 +79,7 @@ struct Engine::Impl {
   uint64_t next_job_number = 0;
   bool accepting = true, stopping = false, cancel_on_stop = false;
   uint64_t completed = 0, failed = 0, cancelled = 0;
+  std::map<std::string, uint64_t> completed_by_kind, failed_by_kind;  // by kind_label
   // Queued payloads in memory, bounded by payload_cap (a share reserved from the budget); the
   // rest wait in the spool.
   uint64_t payload_cap = 0, payload_in_memory = 0, spooled = 0;
@@ -103,6 +104,11 @@ struct Engine::Impl {
   // Set once in start() when backend "gpu" found no device: no prover runs, submissions are
   // refused with it, spooled jobs stay on disk for a daemon that has one.
   std::string no_prover_reason;
+  // Set once in start() when backend "auto" found no usable GPU: the provers are the CPU's, and
+  // jobs above config.cpu_fallback_max_sector_size are refused with it (EngineStatus).
+  std::string cpu_fallback_reason;
+  // Why a job or preload of `circuit_id` is refused on the CPU fallback ("" when it is not).
+  std::string refused_on_cpu_fallback(const std::string& circuit_id) const;
   // The last resort of a partition that failed twice on its worker when there is no other: a CPU
   // backend on the shared pool (set once in start()).
   std::unique_ptr<groth16::ProverBackend> cpu_fallback;

@@ -108,11 +108,15 @@ EngineStatus Engine::status() const {
     for (const auto& j : m.scheduler.released())
       ++queues[j->kind_label].in_progress;
     s.completed = m.completed;
+    s.completed_by_kind = m.completed_by_kind;
+    s.failed_by_kind = m.failed_by_kind;
     s.queued_payload_bytes = m.payload_in_memory;
     s.spooled_jobs = m.spooled;
     s.failed = m.failed;
     s.cancelled = m.cancelled;
     s.no_prover_reason = m.no_prover_reason;
+    s.backend = m.config.backend;
+    s.cpu_fallback_reason = m.cpu_fallback_reason;
     for (const auto& w : m.provers) {
       if (!w->gpu) continue;
       GpuInfo g;

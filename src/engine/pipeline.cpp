@@ -2,15 +2,31 @@
 // queue) and one prover per device or CPU worker (proving, verifying, completing partitions).
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "engine/engine_impl.hpp"
 #include "engine/partition_prover.hpp"
 #include "gpu/backend_factory.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::engine {
 
 namespace {
+
+// Why the provers are the CPU's though the backend is "auto" (plan_provers' note: no device, or
+// a build without CUDA), and what that means for the jobs the engine takes.
+std::string describe_cpu_fallback(const std::string& note, const EngineConfig& config) {
+  const unsigned workers = std::max(1u, config.cpu_workers);
+  constexpr std::string_view kPrefix = "cpu: auto, ";
+  const std::string why = note.starts_with(kPrefix) ? note.substr(kPrefix.size()) : note;
+  std::string s = "backend auto found no usable GPU (" + why + "): proving on " +
+                  std::to_string(workers) + " CPU prover" + (workers == 1 ? "" : "s");
+  if (config.cpu_fallback_max_sector_size == 0) return s + ", every sector size";
+  return s + "; sectors above " + binary_size_name(config.cpu_fallback_max_sector_size) +
+         " are refused ([gpus] cpu_fallback_max_sector_size)";
+}
 
 // Parsing a payload holds at most this many times its bytes: the text, the JSON parser's tree and
 // the parsed vanilla proofs (the 51 MB C1 of a 32 GiB sector peaked at 365 MB, 7.1x, in
@@ -276,12 +292,17 @@ void Engine::Impl::start() {
   metrics.set("cuzk_memory_budget_bytes", {}, static_cast<double>(budget.limit()));
   std::vector<std::string> kinds = config.fake_devices.names;
   if (kinds.empty()) {
+    std::string note;
     try {
-      kinds = groth16::plan_provers(config.backend, config.gpus);
+      kinds = groth16::plan_provers(config.backend, config.gpus, &note);
     } catch (const groth16::NoGpuError& e) {
       no_prover_reason = e.what();
       if (config.on_event) config.on_event("no_prover", no_prover_reason);
       return;  // nothing to run: no threads (stop_threads joins none)
+    }
+    if (config.backend == "auto" && kinds.front() == "cpu") {
+      cpu_fallback_reason = describe_cpu_fallback(note, config);
+      if (config.on_event) config.on_event("cpu_fallback", cpu_fallback_reason);
     }
   }
   gpu_provers = kinds.front() != "cpu";

@@ -173,6 +173,20 @@ std::string sector_size_suffix(uint64_t bytes) {
   return std::to_string(v) + units[u];
 }
 
+uint64_t sector_size_of_circuit_id(std::string_view circuit_id) {
+  const size_t dash = circuit_id.rfind('-');
+  const std::string_view s = dash == std::string_view::npos ? "" : circuit_id.substr(dash + 1);
+  const size_t digits = s.find_first_not_of("0123456789");
+  if (s.empty() || digits == 0 || digits == std::string_view::npos || digits + 1 != s.size() ||
+      digits > 6) {
+    return 0;
+  }
+  const std::string_view units = "kmgt";
+  const size_t u = units.find(s.back());
+  if (u == std::string_view::npos) return 0;
+  return std::stoull(std::string(s.substr(0, digits))) << (10 * (u + 1));
+}
+
 BlankCircuit find_blank_circuit(const std::vector<std::shared_ptr<const CircuitHandler>>& handlers,
                                 const std::string& circuit_id) {
   for (const auto& h : handlers) {

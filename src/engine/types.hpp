@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -105,12 +106,17 @@ struct EngineStatus {
   std::vector<SrsInfo> srs;
   std::vector<QueueInfo> queues;
   uint64_t completed = 0, failed = 0, cancelled = 0;
+  std::map<std::string, uint64_t> completed_by_kind, failed_by_kind;  // by proof_kind_label
   uint64_t uptime_seconds = 0;
   uint64_t memory_in_use_bytes = 0, memory_budget_bytes = 0;
   uint64_t memory_peak_bytes = 0;     // highest reservation so far
   uint64_t queued_payload_bytes = 0;  // payloads of queued jobs held in memory
   uint64_t spooled_jobs = 0;          // queued jobs whose payload waits on disk
   std::string no_prover_reason;       // why the engine cannot prove at all ("" when it can)
+  std::string backend;                // as configured: cpu | gpu | auto
+  // Backend auto without a usable GPU: what the engine proves on instead and what it refuses
+  // ("" when the provers are what was asked for).
+  std::string cpu_fallback_reason;
 };
 
 struct PreloadResult {

@@ -20,6 +20,7 @@
 #include "filecoin/sha256.hpp"
 #include "groth16/bellperson_format.hpp"
 #include "util/bounded_json.hpp"
+#include "util/text.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::filecoin {
@@ -166,8 +167,8 @@ std::string read_small_file(const std::filesystem::path& p, size_t max_bytes) {
 }
 
 void check_digest(const std::filesystem::path& file, std::string_view published,
-                  DigestTiming* timing) {
-  const std::string actual = parameter_file_digest(file, timing);
+                  DigestTiming* timing, const ProgressFn& progress = nullptr) {
+  const std::string actual = parameter_file_digest(file, timing, progress);
   if (actual != published) {
     throw ParameterFileError(file.string() + ": BLAKE2b digest " + actual +
                              " differs from the published " + std::string(published) +
@@ -194,6 +195,12 @@ std::filesystem::path default_parameter_dir() {
     return env;
   }
   return "/var/tmp/filecoin-proof-parameters";
+}
+
+std::string fetch_parameters_hint(uint64_t sector_size) {
+  return "fetch Filecoin's published parameters with `curio fetch-params " +
+         binary_size_name(sector_size) +
+         "` (into $FIL_PROOFS_PARAMETER_CACHE, default /var/tmp/filecoin-proof-parameters)";
 }
 
 std::string parameter_metadata_json(const ParameterMetadata& meta) {
@@ -295,7 +302,7 @@ ParameterVerdict check_parameter_set(const ParameterFiles& files, const Paramete
       throw ParameterFileError(files.params.string() +
                                ": no published digest for this name (verify_digests is on)");
     }
-    check_digest(files.params, *d, &v.params_hash);
+    check_digest(files.params, *d, &v.params_hash, checks.progress);
     v.params_digest_verified = true;
   }
   v.bulk_check = checks.check_bulk_points && !v.params_digest_verified
@@ -335,7 +342,8 @@ groth16::Parameters read_parameter_set(const ParameterFiles& files, const Parame
                                        ThreadPool& pool, ParameterVerdict* verdict) {
   if (!present(files.params)) throw std::runtime_error(files.params.string() + " is missing");
   ParameterVerdict v = check_parameter_set(files, checks, true);
-  groth16::Parameters out = groth16::read_parameters(files.params, v.bulk_check, pool);
+  groth16::Parameters out =
+      groth16::read_parameters(files.params, v.bulk_check, pool, checks.progress);
   if (verdict != nullptr) *verdict = std::move(v);
   return out;
 }

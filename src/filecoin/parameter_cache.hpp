@@ -28,6 +28,7 @@
 #include "ec/encoding.hpp"
 #include "groth16/types.hpp"
 #include "util/atomic_file.hpp"
+#include "util/progress.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
@@ -45,6 +46,11 @@ ParameterFiles parameter_files(const std::filesystem::path& dir, std::string_vie
 // $FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters (settings.rs default).
 std::filesystem::path default_parameter_dir();
 
+// What to do about a missing published parameter file, for a sector size in bytes: "fetch
+// Filecoin's published parameters with `curio fetch-params 32GiB` (into
+// $FIL_PROOFS_PARAMETER_CACHE, default /var/tmp/filecoin-proof-parameters)".
+std::string fetch_parameters_hint(uint64_t sector_size);
+
 struct ParameterMetadata {
   uint64_t sector_size = 0;
   bool insecure = false;  // made from a known seed: whoever knows it can forge proofs
@@ -61,7 +67,7 @@ struct DigestTiming {
   double seconds = 0;
 };
 // (phase, bytes hashed, file size) after each chunk: a 47 GB .params takes most of a minute.
-using DigestProgress = std::function<void(std::string_view, uint64_t, uint64_t)>;
+using DigestProgress = ProgressFn;
 std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing = nullptr,
                                   const DigestProgress& progress = nullptr);
 
@@ -87,6 +93,9 @@ struct ParameterChecks {
   // Subgroup-check the bulk points of a .params (batched over the pool) unless its digest
   // matched a published one. The vk points are always fully checked.
   bool check_bulk_points = true;
+  // Hears the .params being hashed ("BLAKE2b ...", bytes) and its points decoded and checked
+  // (groth16::parse_parameters' phases, points): the commands show it; empty: silent.
+  ProgressFn progress = nullptr;
 };
 
 struct ParameterVerdict {

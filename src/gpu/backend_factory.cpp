@@ -73,6 +73,26 @@ std::vector<std::string> plan_provers(std::string_view backend, std::span<const 
   return out;
 }
 
+void require_backend(std::string_view kind) {
+  if (kind == "cpu" || kind == "auto") return;
+  if (kind != "gpu" && !kind.starts_with("gpu:"))
+    throw std::invalid_argument("backend: '" + std::string(kind) + "' (want cpu, gpu[:N], auto)");
+  const int ordinal = parse_ordinal(kind);
+  if (!gpu_backend_compiled()) {
+    throw NoGpuError("backend " + std::string(kind) +
+                     ": this cuzk was built without CUDA (configure with CUZK_CUDA=ON)");
+  }
+  const int gpus[] = {ordinal};
+  try {
+    plan_provers("gpu", gpus);
+  } catch (const NoGpuError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    // The ordinal is not there: as good as no GPU for this command.
+    throw NoGpuError(std::string("backend ") + std::string(kind) + ": " + e.what());
+  }
+}
+
 std::unique_ptr<ProverBackend> make_backend(std::string_view kind, ThreadPool& pool,
                                             std::string* note, uint64_t gpu_memory_limit) {
   const auto say = [&](const std::string& s) {

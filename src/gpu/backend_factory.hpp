@@ -39,6 +39,12 @@ class NoGpuError : public std::invalid_argument {
 std::vector<std::string> plan_provers(std::string_view backend, std::span<const int> gpus,
                                       std::string* note = nullptr);
 
+// Checks, without making a backend, that make_backend(kind) can succeed: "cpu" and "auto" always;
+// "gpu" or "gpu:N" only with that device present. NoGpuError naming why not (no device, or a
+// build without CUDA), std::invalid_argument for a kind that is none of these. The commands call
+// it before reading their inputs, so a missing GPU fails at once.
+void require_backend(std::string_view kind);
+
 // Whether this build contains the CUDA backend.
 bool gpu_backend_compiled();
 

@@ -82,7 +82,7 @@ class Reader {
   // `consumed` once decoded.
   template <class P>
   std::vector<P> vector(const char* what, SubgroupCheck check, ThreadPool& pool,
-                        const ConsumedFn& consumed) {
+                        const ConsumedFn& consumed, const ProgressFn& progress) {
     const uint64_t len_at = off_;
     const uint32_t n = u32_be(what);
     const size_t sz = point_size<P>();
@@ -93,6 +93,9 @@ class Reader {
     const uint64_t base = off_;
     const auto all = take(size_t{n} * sz, what);
     std::vector<P> out(n);
+    ProgressCounter counter(
+        progress, std::string(what) + (check == SubgroupCheck::kCheck ? " + subgroup check" : ""),
+        n);
     constexpr size_t kSlab = size_t{1} << 22;  // points: 0.4 GB of G1, 0.8 GB of G2
     for (size_t first = 0; first < n; first += kSlab) {
       const size_t count = std::min<size_t>(kSlab, n - first);
@@ -101,6 +104,7 @@ class Reader {
           [&](size_t begin, size_t end) {
             for (size_t i = first + begin; i < first + end; ++i)
               out[i] = decode_at<P>(all.subspan(i * sz, sz), base + i * sz, what, check);
+            counter.add(end - begin);
           },
           1024);
       if (consumed) consumed(all.subspan(first * sz, count * sz));
@@ -185,15 +189,16 @@ VerifyingKey parse_verifying_key(std::span<const uint8_t> bytes, const std::stri
 }
 
 Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& name,
-                            SubgroupCheck check, ThreadPool& pool, const ConsumedFn& consumed) {
+                            SubgroupCheck check, ThreadPool& pool, const ConsumedFn& consumed,
+                            const ProgressFn& progress) {
   Reader r(bytes, name);
   Parameters p;
   p.vk = read_vk_fields(r);
-  p.h = r.vector<G1Affine>("h", check, pool, consumed);
-  p.l = r.vector<G1Affine>("l", check, pool, consumed);
-  p.a = r.vector<G1Affine>("a", check, pool, consumed);
-  p.b_g1 = r.vector<G1Affine>("b_g1", check, pool, consumed);
-  p.b_g2 = r.vector<G2Affine>("b_g2", check, pool, consumed);
+  p.h = r.vector<G1Affine>("h", check, pool, consumed, progress);
+  p.l = r.vector<G1Affine>("l", check, pool, consumed, progress);
+  p.a = r.vector<G1Affine>("a", check, pool, consumed, progress);
+  p.b_g1 = r.vector<G1Affine>("b_g1", check, pool, consumed, progress);
+  p.b_g2 = r.vector<G2Affine>("b_g2", check, pool, consumed, progress);
   r.expect_end();
   return p;
 }
@@ -210,11 +215,12 @@ VerifyingKey read_verifying_key(const std::filesystem::path& path) {
   return parse_verifying_key(bytes, path.string());
 }
 
-Parameters read_parameters(const std::filesystem::path& path, SubgroupCheck check,
-                           ThreadPool& pool) {
+Parameters read_parameters(const std::filesystem::path& path, SubgroupCheck check, ThreadPool& pool,
+                           const ProgressFn& progress) {
   const MappedFile file(path);
-  return parse_parameters(file.bytes(), path.string(), check, pool,
-                          [&file](std::span<const uint8_t> part) { file.release(part); });
+  return parse_parameters(
+      file.bytes(), path.string(), check, pool,
+      [&file](std::span<const uint8_t> part) { file.release(part); }, progress);
 }
 
 }  // namespace cuzk::groth16

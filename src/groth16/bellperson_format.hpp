@@ -14,6 +14,7 @@
 
 #include "ec/encoding.hpp"
 #include "groth16/types.hpp"
+#include "util/progress.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
@@ -37,15 +38,18 @@ std::vector<uint8_t> serialize_parameters(const Parameters& params);
 VerifyingKey parse_verifying_key(std::span<const uint8_t> bytes, const std::string& name);
 // `consumed`, when given, is told of each part of `bytes` as soon as its points are decoded (in
 // slabs of a few hundred MB), so that a mapped file's pages can be released as it goes.
+// `progress` hears each vector's points as they are decoded (and subgroup-checked): phases
+// "h", "l", "a", "b_g1", "b_g2" with " + subgroup check" when checked.
 using ConsumedFn = std::function<void(std::span<const uint8_t>)>;
 Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& name,
                             SubgroupCheck check, ThreadPool& pool,
-                            const ConsumedFn& consumed = nullptr);
+                            const ConsumedFn& consumed = nullptr,
+                            const ProgressFn& progress = nullptr);
 
 void write_verifying_key(const std::filesystem::path& path, const VerifyingKey& vk);
 void write_parameters(const std::filesystem::path& path, const Parameters& params);
 VerifyingKey read_verifying_key(const std::filesystem::path& path);
-Parameters read_parameters(const std::filesystem::path& path, SubgroupCheck check,
-                           ThreadPool& pool);
+Parameters read_parameters(const std::filesystem::path& path, SubgroupCheck check, ThreadPool& pool,
+                           const ProgressFn& progress = nullptr);
 
 }  // namespace cuzk::groth16

@@ -93,7 +93,7 @@ std::vector<Fr> lagrange_at_tau(const SetupScalars& s, const ToxicWaste& tw) {
 // From every variable's QAP polynomials at tau (inputs first, then aux) to the parameters.
 Parameters from_qap(const std::vector<Fr>& u, const std::vector<Fr>& v, const std::vector<Fr>& w,
                     size_t num_inputs, const SetupScalars& s, const ToxicWaste& tw,
-                    ThreadPool& pool) {
+                    ThreadPool& pool, const ProgressFn& progress = nullptr) {
   const size_t nvars = u.size();
   const size_t m = size_t{1} << s.log_m;
   std::vector<Fr> ic_s(num_inputs), l_s(nvars - num_inputs);
@@ -125,24 +125,25 @@ Parameters from_qap(const std::vector<Fr>& u, const std::vector<Fr>& v, const st
   p.vk.gamma_g2 = g2.mul(tw.gamma).to_affine();
   p.vk.delta_g1 = g1.mul(tw.delta).to_affine();
   p.vk.delta_g2 = g2.mul(tw.delta).to_affine();
-  p.vk.ic.resize(ic_s.size());
-  g1.mul_batch(ic_s, p.vk.ic, pool);
-  p.h.resize(h_s.size());
-  g1.mul_batch(h_s, p.h, pool);
-  p.l.resize(l_s.size());
-  g1.mul_batch(l_s, p.l, pool);
-  p.a.resize(a_s.size());
-  g1.mul_batch(a_s, p.a, pool);
-  p.b_g1.resize(b_s.size());
-  g1.mul_batch(b_s, p.b_g1, pool);
-  p.b_g2.resize(b_s.size());
-  g2.mul_batch(b_s, p.b_g2, pool);
+  const auto batch = [&](const auto& table, const char* what, const std::vector<Fr>& scalars,
+                         auto& points) {
+    points.resize(scalars.size());
+    ProgressCounter done(progress, std::string("setup ") + what, scalars.size());
+    table.mul_batch(scalars, points, pool, &done);
+  };
+  batch(g1, "ic", ic_s, p.vk.ic);
+  batch(g1, "h", h_s, p.h);
+  batch(g1, "l", l_s, p.l);
+  batch(g1, "a", a_s, p.a);
+  batch(g1, "b_g1", b_s, p.b_g1);
+  batch(g2, "b_g2", b_s, p.b_g2);
   return p;
 }
 
 }  // namespace
 
-Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool) {
+Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool,
+                                        const ProgressFn& progress) {
   const SetupScalars s = setup_scalars(r1cs.num_constraints, tw);
   const size_t m = size_t{1} << s.log_m;
   const std::vector<Fr> lagrange = lagrange_at_tau(s, tw);
@@ -162,7 +163,7 @@ Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, 
   accumulate(r1cs.a, u);
   accumulate(r1cs.b, v);
   accumulate(r1cs.c, w);
-  return from_qap(u, v, w, r1cs.num_inputs, s, tw, pool);
+  return from_qap(u, v, w, r1cs.num_inputs, s, tw, pool, progress);
 }
 
 Parameters generate_parameters_insecure(const pce::RecordedCircuit& rc, const ToxicWaste& tw,
@@ -192,15 +193,17 @@ Parameters generate_parameters_insecure(const Circuit& circuit, const ToxicWaste
 }
 
 Parameters generate_test_parameters(const Circuit& blank, std::string_view seed, ThreadPool& pool,
-                                    SetupTiming* timing) {
+                                    SetupTiming* timing, const ProgressFn& progress) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
+  if (progress) progress("synthesis (key assembly)", 0, 1);
   KeyAssembly assembly;
   blank.synthesize(assembly);
   const R1cs r1cs = assembly.finish();
+  if (progress) progress("synthesis (key assembly)", 1, 1);
   const auto t1 = Clock::now();
   Parameters params =
-      generate_parameters_insecure(r1cs, ToxicWaste::insecure_from_seed(seed), pool);
+      generate_parameters_insecure(r1cs, ToxicWaste::insecure_from_seed(seed), pool, progress);
   if (timing != nullptr) {
     timing->synthesis_s = std::chrono::duration<double>(t1 - t0).count();
     timing->setup_s = std::chrono::duration<double>(Clock::now() - t1).count();

@@ -11,6 +11,7 @@
 #include "cs/r1cs.hpp"
 #include "groth16/types.hpp"
 #include "pce/recorded_circuit.hpp"
+#include "util/progress.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::groth16 {
@@ -25,7 +26,9 @@ struct ToxicWaste {
 // From a recorded R1cs (which must already contain the input * 0 = 0 rows, as KeyAssembly::finish
 // and the snarkjs readers produce). Evaluation domain: bellperson's (powers of the 2-adic root
 // from generator 7), size = smallest power of two >= r1cs.num_constraints.
-Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool);
+// `progress` hears the fixed-base multiplications ("setup ic", "setup h", ..., in points).
+Parameters generate_parameters_insecure(const R1cs& r1cs, const ToxicWaste& tw, ThreadPool& pool,
+                                        const ProgressFn& progress = nullptr);
 
 // Synthesizes `circuit` with a KeyAssembly first.
 Parameters generate_parameters_insecure(const Circuit& circuit, const ToxicWaste& tw,
@@ -39,8 +42,10 @@ struct SetupTiming {
   size_t constraints = 0;  // with the input rows
   size_t inputs = 0, aux = 0;
 };
+// `progress` hears "synthesis" (one step) and the setup's phases.
 Parameters generate_test_parameters(const Circuit& blank, std::string_view seed, ThreadPool& pool,
-                                    SetupTiming* timing = nullptr);
+                                    SetupTiming* timing = nullptr,
+                                    const ProgressFn& progress = nullptr);
 
 // From a recorded circuit (pce/): the same parameters as from the R1cs of the same circuit (the
 // recording's merged rows give the same u, v, w). The CPU twin of the device generator

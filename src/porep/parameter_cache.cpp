@@ -18,9 +18,11 @@ std::string tree_display(const filecoin::TreeShape& t) {
 void require_file(const std::filesystem::path& p, const PublicParams& pp) {
   if (!std::filesystem::exists(p)) {
     throw std::runtime_error("no PoRep parameters for " + sector_size_name(pp.sector_size()) +
-                             ": " + p.string() + " is missing (make test parameters with `cuzk " +
-                             "porep params --sector-size " + sector_size_name(pp.sector_size()) +
-                             " --out " + p.parent_path().string() + "`)");
+                             ": " + p.string() + " is missing (" +
+                             filecoin::fetch_parameters_hint(pp.sector_size()) +
+                             "; a test network can use INSECURE sets from `cuzk porep params "
+                             "--sector-size " +
+                             sector_size_name(pp.sector_size()) + " --out DIR`)");
   }
 }
 
@@ -52,8 +54,9 @@ std::string parameter_metadata_json(const PublicParams& pp) {
 }
 
 groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string_view seed,
-                                             ThreadPool& pool, SetupTiming* timing) {
-  return groth16::generate_test_parameters(StackedCircuit::blank(pp), seed, pool, timing);
+                                             ThreadPool& pool, SetupTiming* timing,
+                                             const ProgressFn& progress) {
+  return groth16::generate_test_parameters(StackedCircuit::blank(pp), seed, pool, timing, progress);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,

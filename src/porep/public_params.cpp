@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "filecoin/sector_shape.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::porep {
 
@@ -83,15 +84,7 @@ uint64_t parse_sector_size(const std::string& text) {
 }
 
 std::string sector_size_name(uint64_t bytes) {
-  static constexpr struct {
-    unsigned shift;
-    const char* unit;
-  } kUnits[] = {{30, "GiB"}, {20, "MiB"}, {10, "KiB"}};
-  for (const auto& u : kUnits) {
-    const uint64_t unit = uint64_t{1} << u.shift;
-    if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes / unit) + u.unit;
-  }
-  return std::to_string(bytes);
+  return binary_size_name(bytes);
 }
 
 }  // namespace cuzk::porep

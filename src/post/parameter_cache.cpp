@@ -24,7 +24,8 @@ std::string circuit_name(const filecoin::FallbackPoStParams& pp) {
 void require_file(const std::filesystem::path& p, const filecoin::FallbackPoStParams& pp) {
   if (!std::filesystem::exists(p)) {
     throw std::runtime_error("no parameters for " + circuit_name(pp) + ": " + p.string() +
-                             " is missing (make test parameters with `cuzk post params`)");
+                             " is missing (" + filecoin::fetch_parameters_hint(pp.sector_size) +
+                             "; a test network can use INSECURE sets from `cuzk post params`)");
   }
 }
 
@@ -57,8 +58,9 @@ ParameterFiles parameter_files(const std::filesystem::path& dir,
 
 groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams& pp,
                                              std::string_view seed, ThreadPool& pool,
-                                             SetupTiming* timing) {
-  return groth16::generate_test_parameters(FallbackPoStCircuit::blank(pp), seed, pool, timing);
+                                             SetupTiming* timing, const ProgressFn& progress) {
+  return groth16::generate_test_parameters(FallbackPoStCircuit::blank(pp), seed, pool, timing,
+                                           progress);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
+#include "server/log_level.hpp"
 #include "util/fault_injector.hpp"
 #include "util/input_file.hpp"
 #include "util/text.hpp"
@@ -110,16 +112,22 @@ struct Section {
 // that its config files load; they are reported as notes).
 const std::vector<Section>& schema() {
   static const std::vector<Section> sections = {
-      {"daemon", {"listen", "status_listen", "shutdown", "shutdown_timeout_s", "result_ttl_s"}},
+      {"daemon",
+       {"listen", "status_listen", "shutdown", "shutdown_timeout_s", "result_ttl_s", "socket_mode",
+        "socket_group", "tls_cert", "tls_key", "client_ca"}},
       {"srs",
        {"param_cache", "allow_insecure_params", "verify_digests", "check_subgroups", "preload"}},
       {"memory",
        {"total_budget", "safety_margin", "eviction_min_idle", "pinned_budget",
         "working_memory_budget"}},
-      {"gpus", {"devices", "gpu_workers_per_device", "backend", "gpu_threads", "memory_limit"}},
+      {"gpus",
+       {"devices", "gpu_workers_per_device", "backend", "gpu_threads", "memory_limit",
+        "cpu_fallback_max_sector_size"}},
       {"scheduler", {"max_batch_size", "max_batch_wait_ms", "sort_by_type"}},
       {"synthesis", {"threads", "workers", "partition_workers"}},
-      {"pipeline", {"enabled", "synthesis_lookahead", "synthesis_concurrency", "verify_proofs"}},
+      {"pipeline",
+       {"enabled", "synthesis_lookahead", "synthesis_concurrency", "verify_proofs",
+        "max_parallel_synthesis", "slot_size", "max_gpu_queue_depth"}},
       {"pce", {"enabled", "cache_dir"}},
       {"spool", {"dir", "max_size"}},
       {"faults", {"inject"}},
@@ -197,7 +205,39 @@ struct Pending {
   const toml::node* workers = nullptr;
   const toml::node* synthesis_concurrency = nullptr;
   const toml::node* lookahead = nullptr;
+  const toml::node* max_parallel_synthesis = nullptr;
+  const toml::node* tls_cert = nullptr;
+  const toml::node* tls_key = nullptr;
+  const toml::node* client_ca = nullptr;
 };
+
+// [daemon] socket_mode: "0660" (octal digits, as chmod takes them) or a TOML integer (0o660).
+uint32_t socket_mode_of(const Reader& r, const toml::node& n, std::string_view where) {
+  if (n.is_integer()) return static_cast<uint32_t>(r.uint(n, where, 0777));
+  const std::string s(trim_space(r.string(n, where)));
+  if (s.empty() || s.size() > 4 || s.find_first_not_of("01234567") != std::string::npos) {
+    r.fail(&n, where, "\"" + s + "\" is not an octal mode such as \"0660\"");
+  }
+  return static_cast<uint32_t>(std::stoul(s, nullptr, 8));
+}
+
+std::string octal(uint32_t mode) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%04o", mode);
+  return buf;
+}
+
+// [daemon] status_listen: "host:port", or a port alone ("9821", ":9821") on the loopback
+// interface: the HTTP port is unauthenticated, so every interface only when the host says so.
+ListenAddress parse_status_listen(const std::string& text) {
+  const std::string_view t = trim_space(text);
+  const std::string_view port = t.starts_with(':') ? t.substr(1) : t;
+  if (!port.empty() && port.size() <= 5 &&
+      port.find_first_not_of("0123456789") == std::string_view::npos) {
+    return parse_listen_address("127.0.0.1:" + std::string(port), false);
+  }
+  return parse_listen_address(t, false);
+}
 
 void apply_key(const Reader& r, std::string_view section, std::string_view key, const toml::node& n,
                DaemonConfig& c, Pending& p) {
@@ -216,7 +256,7 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
         } else if (s.empty()) {
           c.status_listen.reset();
         } else {
-          c.status_listen = parse_listen_address(s, false);
+          c.status_listen = parse_status_listen(s);
         }
       } catch (const std::invalid_argument& ex) {
         r.fail(&n, where, ex.what());
@@ -228,6 +268,15 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
       c.shutdown_timeout_s = r.uint(n, where);
     } else if (key == "result_ttl_s") {
       e.finished_job_ttl_s = r.uint(n, where);
+    } else if (key == "socket_mode") {
+      c.socket_mode = socket_mode_of(r, n, where);
+    } else if (key == "socket_group") {
+      c.socket_group = r.string(n, where);
+    } else {  // tls_cert, tls_key, client_ca: checked together in resolve()
+      const std::string path = r.string(n, where);
+      if (path.empty()) return;
+      (key == "tls_cert" ? c.tls_cert : key == "tls_key" ? c.tls_key : c.client_ca) = path;
+      (key == "tls_cert" ? p.tls_cert : key == "tls_key" ? p.tls_key : p.client_ca) = &n;
     }
   } else if (section == "srs") {
     if (key == "param_cache") {
@@ -263,6 +312,14 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
       // Prover workers per device; without a GPU the CPU is the one device.
       e.cpu_workers = static_cast<unsigned>(r.uint(n, where, 64));
       if (e.cpu_workers == 0) r.fail(&n, where, "must be at least 1");
+      if (e.cpu_workers != 1) {
+        c.notes.push_back(where + " = " + std::to_string(e.cpu_workers) +
+                          ": one prover runs per GPU here (the Rust daemon's second worker "
+                          "overlapped CPU work this engine does on its synthesis workers); the "
+                          "value is the number of CPU provers when the provers are the CPU");
+      }
+    } else if (key == "cpu_fallback_max_sector_size") {
+      e.cpu_fallback_max_sector_size = r.size(n, where);
     } else if (key == "backend") {
       e.backend = r.one_of(n, where, {"auto", "cpu", "gpu"});
     } else if (key == "memory_limit") {
@@ -306,6 +363,14 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
       r.uint(n, where, 1024);
     } else if (key == "verify_proofs") {
       e.verify_proofs = r.boolean(n, where);
+    } else if (key == "max_parallel_synthesis") {
+      p.max_parallel_synthesis = &n;
+      r.uint(n, where, 1024);
+    } else {  // slot_size, max_gpu_queue_depth
+      r.uint(n, where, 1024);
+      ignored(
+          "synthesized partitions always go to the provers one at a time here; how many may "
+          "wait is [pipeline] synthesis_lookahead");
     }
   } else if (section == "pce") {
     if (key == "enabled") {
@@ -328,9 +393,22 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
     }
   } else if (section == "logging") {
     if (key == "level") {
-      c.log_level = r.one_of(n, where, {"trace", "debug", "info", "warn", "error", "off"});
+      try {
+        const LogLevel level = parse_log_level(r.string(n, where));
+        c.log_level = level.level;
+        if (!level.note.empty()) c.notes.push_back(where + ": " + level.note);
+      } catch (const std::invalid_argument& ex) {
+        r.fail(&n, where, ex.what());
+      }
     } else if (key == "format") {
-      c.log_format = r.one_of(n, where, {"text", "json"});
+      // The Rust daemon reads any string here and uses none of them.
+      const std::string format = r.string(n, where);
+      if (format == "text" || format == "json") {
+        c.log_format = format;
+      } else {
+        c.notes.push_back(where + " = \"" + format +
+                          "\": not a format here (text or json); the log is text");
+      }
     }
   }
 }
@@ -374,6 +452,12 @@ void resolve(const Reader& r, const Pending& p, const SystemFacts& facts, Daemon
     e.synthesis_workers = static_cast<unsigned>(r.uint(*workers, where, 1024));
     if (e.synthesis_workers == 0) r.fail(workers, where, "must be at least 1");
   }
+  if (p.max_parallel_synthesis != nullptr) {
+    // The Rust daemon's cap on partition syntheses running at once (0: its default, 18).
+    const auto cap = static_cast<unsigned>(
+        r.uint(*p.max_parallel_synthesis, "[pipeline] max_parallel_synthesis", 1024));
+    if (cap != 0 && e.synthesis_workers > cap) e.synthesis_workers = cap;
+  }
   if (p.lookahead != nullptr) {
     e.synthesis_lookahead =
         static_cast<unsigned>(r.uint(*p.lookahead, "[pipeline] synthesis_lookahead", 1024));
@@ -384,6 +468,15 @@ void resolve(const Reader& r, const Pending& p, const SystemFacts& facts, Daemon
   if (!c.pipeline_enabled) {
     e.synthesis_workers = 1;
     e.synthesis_lookahead = 1;
+  }
+  if ((p.tls_cert == nullptr) != (p.tls_key == nullptr)) {
+    r.fail(p.tls_cert != nullptr ? p.tls_cert : p.tls_key,
+           p.tls_cert != nullptr ? "[daemon] tls_cert" : "[daemon] tls_key",
+           "TLS needs both tls_cert and tls_key");
+  }
+  if (p.client_ca != nullptr && p.tls_cert == nullptr) {
+    r.fail(p.client_ca, "[daemon] client_ca",
+           "client certificates need TLS: set tls_cert and tls_key too");
   }
 }
 
@@ -592,6 +685,11 @@ std::string to_toml(const DaemonConfig& c) {
            {"shutdown", c.shutdown == ShutdownMode::kCancel ? "cancel" : "finish"},
            {"shutdown_timeout_s", i64(c.shutdown_timeout_s)},
            {"result_ttl_s", i64(e.finished_job_ttl_s)},
+           {"socket_mode", octal(c.socket_mode)},
+           {"socket_group", c.socket_group},
+           {"tls_cert", c.tls_cert.string()},
+           {"tls_key", c.tls_key.string()},
+           {"client_ca", c.client_ca.string()},
        }},
       {"srs",
        toml::table{
@@ -607,6 +705,7 @@ std::string to_toml(const DaemonConfig& c) {
            {"gpu_workers_per_device", i64(e.cpu_workers)},
            {"backend", e.backend},
            {"memory_limit", i64(e.gpu_memory_limit)},
+           {"cpu_fallback_max_sector_size", i64(e.cpu_fallback_max_sector_size)},
        }},
       {"scheduler",
        toml::table{

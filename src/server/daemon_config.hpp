@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "server/default_paths.hpp"
 
 namespace cuzk::server {
 
@@ -45,6 +46,13 @@ struct DaemonConfig {
 
   ListenAddress listen;                        // [daemon] listen
   std::optional<ListenAddress> status_listen;  // [daemon] status_listen: HTTP GET /metrics
+  // [daemon] socket_mode / socket_group: a unix socket's permission bits and group, so that a
+  // Curio running as another user (in that group) can connect. "" = the daemon's own group.
+  uint32_t socket_mode = 0600;
+  std::string socket_group;
+  // [daemon] tls_cert / tls_key (PEM): TLS on the gRPC listener; client_ca (PEM): only clients
+  // whose certificate it signed are served. All empty: plaintext.
+  std::filesystem::path tls_cert, tls_key, client_ca;
   ShutdownMode shutdown = ShutdownMode::kFinish;
   uint64_t shutdown_timeout_s = 300;
 
@@ -52,7 +60,7 @@ struct DaemonConfig {
   std::string memory_budget_origin;
   bool pipeline_enabled = true;
 
-  std::string log_level = "info";   // trace | debug | info | warn | error | off
+  std::string log_level = "info";   // trace | debug | info | warn | error | off (log_level.hpp)
   std::string log_format = "text";  // text | json
 
   // Keys of the Rust daemon that are accepted but have no effect here, one line each.
@@ -67,8 +75,10 @@ struct SystemFacts {
   static SystemFacts of_this_machine();
 };
 
-inline constexpr std::string_view kDefaultListen = "unix:///tmp/cuzk.sock";
-inline constexpr std::string_view kDefaultParamCache = "/var/tmp/filecoin-proof-parameters";
+// [gpus] cpu_fallback_max_sector_size's default: test sizes (2 KiB .. 512 MiB) prove on the CPU
+// when backend "auto" finds no GPU; 32 and 64 GiB jobs are refused (UNAVAILABLE) rather than
+// proved for hours past Curio's ProveTimeout.
+inline constexpr uint64_t kDefaultCpuFallbackMaxSectorSize = uint64_t{512} << 20;
 
 // `toml_text` read from `source` (a file name, used in messages). Throws ConfigError.
 DaemonConfig parse_daemon_config(std::string_view toml_text, const std::string& source,

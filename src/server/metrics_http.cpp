@@ -261,7 +261,15 @@ MetricsHttpServer::MetricsHttpServer(const ListenAddress& address, std::vector<H
     s.Get(route->path, [route](const httplib::Request&, httplib::Response& res) {
       res.set_header("Accept-Ranges", "none");
       try {
-        res.set_content(route->body(), route->content_type);
+        for (const auto& [name, value] : route->headers)
+          res.set_header(name, value);
+        if (route->answer) {
+          HttpAnswer a = route->answer();
+          res.status = a.status;
+          res.set_content(std::move(a.body), route->content_type);
+        } else {
+          res.set_content(route->body(), route->content_type);
+        }
       } catch (const std::exception& e) {
         res.status = 500;
         res.set_content(escape_invalid_utf8(e.what()) + "\n", "text/plain");

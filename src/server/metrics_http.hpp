@@ -25,16 +25,27 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "server/daemon_config.hpp"
 
 namespace cuzk::server {
 
+// A status code with its body, for a route whose answer is not always 200 (/healthz).
+struct HttpAnswer {
+  int status = 200;
+  std::string body;
+};
+
 struct HttpRoute {
   std::string path;          // "/metrics"
   std::string content_type;  // "text/plain; version=0.0.4; charset=utf-8"
   std::function<std::string()> body;
+  // Extra response headers (the Rust daemon's /status sends Access-Control-Allow-Origin: *).
+  std::vector<std::pair<std::string, std::string>> headers = {};
+  // When set, replaces body: the status code and the body, taken together.
+  std::function<HttpAnswer()> answer = {};
 };
 
 // GET /metrics with the Prometheus text exposition content type.

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "filecoin/parameter_cache.hpp"
+#include "server/daemon_metrics.hpp"
+#include "server/health.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::server {
@@ -152,7 +154,12 @@ grpc::Status ProvingService::CancelProof(grpc::ServerContext*,
 grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatusRequest*,
                                        v1::GetStatusResponse* response) {
   return handle([&] {
-    *response = to_proto(engine_.status());
+    const engine::EngineStatus status = engine_.status();
+    *response = to_proto(status);
+    // The health as one more row: what Curio sums (pending, in_progress) stays 0.
+    v1::QueueStatus* row = response->add_queues();
+    row->set_proof_kind(escape_invalid_utf8(std::string(kHealthRowPrefix) +
+                                            describe(health_of(status, engine_.accepting()))));
     return grpc::Status::OK;
   });
 }
@@ -160,7 +167,7 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
 grpc::Status ProvingService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*,
                                         v1::GetMetricsResponse* response) {
   return handle([&] {
-    response->set_prometheus_text(engine_.metrics_text());
+    response->set_prometheus_text(daemon_metrics_text(engine_));
     return grpc::Status::OK;
   });
 }

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "server/status_rust_fields.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::server {
@@ -60,7 +61,8 @@ json finished_json(const engine::FinishedJob& j) {
 
 }  // namespace
 
-std::string status_json(const engine::EngineStatus& st, const engine::EngineActivity& a) {
+std::string status_json(const engine::EngineStatus& st, const engine::EngineActivity& a,
+                        const Health& health) {
   json lanes = json::array(), spans = json::array(), active = json::array(), recent = json::array(),
        by_priority = json::array(), by_kind = json::array(), devices = json::array(),
        srs = json::array();
@@ -110,7 +112,10 @@ std::string status_json(const engine::EngineStatus& st, const engine::EngineActi
                    {"size_bytes", s.size_bytes},
                    {"ref_count", s.ref_count}});
   const engine::HostMemory& h = a.host;
-  const json out = {
+  json out = {
+      {"version", CUZK_VERSION},
+      {"health", {{"state", health_state_name(health.state)}, {"reason", text(health.reason)}}},
+      {"backend", st.backend},
       {"now_s", a.now_s},
       {"window_s", a.window_s},
       {"uptime_s", st.uptime_seconds},
@@ -133,14 +138,22 @@ std::string status_json(const engine::EngineStatus& st, const engine::EngineActi
         {"payload_share_bytes", h.payload_share_bytes},
         {"resident_bytes", h.resident_bytes}}},
       {"srs", std::move(srs)}};
+  out.update(rust_status_fields(st, a));  // no name is in both
   return out.dump();
 }
 
 std::vector<HttpRoute> status_page_routes(const engine::Engine& engine, double window_s) {
+  const auto status = [&engine, window_s] {
+    const engine::EngineStatus st = engine.status();
+    return status_json(st, engine.activity(window_s), health_of(st, engine.accepting()));
+  };
+  const auto healthz = [&engine] {
+    const Health h = engine_health(engine);
+    return HttpAnswer{h.state == HealthState::kNotServing ? 503 : 200, describe(h) + "\n"};
+  };
   return {{"/", "text/html; charset=utf-8", [] { return status_page_html(); }},
-          {"/status", "application/json", [&engine, window_s] {
-             return status_json(engine.status(), engine.activity(window_s));
-           }}};
+          {"/status", "application/json", status, {{"Access-Control-Allow-Origin", "*"}}},
+          {"/healthz", "text/plain; charset=utf-8", nullptr, {}, healthz}};
 }
 
 }  // namespace cuzk::server

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "server/health.hpp"
 #include "server/metrics_http.hpp"
 
 namespace cuzk::server {
@@ -14,14 +15,18 @@ namespace cuzk::server {
 // The timeline's span: the last five minutes.
 inline constexpr double kStatusWindowSeconds = 300;
 
-// /status: {now_s, window_s, uptime_s, totals, lanes, spans, active_jobs, recent_jobs, queue,
-// devices, host, srs}; times are seconds since the engine started, sizes bytes.
-std::string status_json(const engine::EngineStatus& status, const engine::EngineActivity& activity);
+// /status: {version, health {state, reason}, now_s, window_s, uptime_s, totals, lanes, spans,
+// active_jobs, recent_jobs, queue, devices, host, srs} and the Rust daemon's fields
+// (status_rust_fields.hpp); times are seconds since the engine started, sizes bytes.
+std::string status_json(const engine::EngineStatus& status, const engine::EngineActivity& activity,
+                        const Health& health = {});
 
 // The page's HTML (status_page.html, embedded at build time).
 const std::string& status_page_html();
 
-// GET / and GET /status over `engine` (which must outlive the routes).
+// GET /, GET /status (with Access-Control-Allow-Origin: *, as the Rust daemon sends it) and
+// GET /healthz (200 "serving" or "degraded: <reason>", 503 "not_serving: <reason>") over
+// `engine` (which must outlive the routes).
 std::vector<HttpRoute> status_page_routes(const engine::Engine& engine,
                                           double window_s = kStatusWindowSeconds);
 

@@ -26,11 +26,12 @@ std::string name_of(const filecoin::UpdateParams& pp) {
 
 void require_file(const std::filesystem::path& p, const filecoin::UpdateParams& pp) {
   if (!std::filesystem::exists(p)) {
-    throw std::runtime_error("no " + name_of(pp) + " parameters: " + p.string() +
-                             " is missing (make test parameters with `cuzk update params " +
-                             "--sector-size " + porep::sector_size_name(pp.sector_size()) +
-                             (pp.poseidon ? " --poseidon" : "") + " --out " +
-                             p.parent_path().string() + "`)");
+    throw std::runtime_error("no " + name_of(pp) + " parameters: " + p.string() + " is missing (" +
+                             filecoin::fetch_parameters_hint(pp.sector_size()) +
+                             "; a test network can use INSECURE sets from `cuzk update params "
+                             "--sector-size " +
+                             porep::sector_size_name(pp.sector_size()) +
+                             (pp.poseidon ? " --poseidon" : "") + " --out DIR`)");
   }
 }
 
@@ -68,8 +69,8 @@ std::unique_ptr<const Circuit> blank_update_circuit(const filecoin::UpdateParams
 
 groth16::Parameters generate_test_parameters(const filecoin::UpdateParams& pp,
                                              std::string_view seed, ThreadPool& pool,
-                                             SetupTiming* timing) {
-  return groth16::generate_test_parameters(*blank_update_circuit(pp), seed, pool, timing);
+                                             SetupTiming* timing, const ProgressFn& progress) {
+  return groth16::generate_test_parameters(*blank_update_circuit(pp), seed, pool, timing, progress);
 }
 
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,

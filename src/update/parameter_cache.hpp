@@ -39,7 +39,8 @@ std::unique_ptr<const Circuit> blank_update_circuit(const filecoin::UpdateParams
 // INSECURE test parameters for the blank circuit of `pp`: whoever knows `seed` can forge proofs.
 groth16::Parameters generate_test_parameters(const filecoin::UpdateParams& pp,
                                              std::string_view seed, ThreadPool& pool,
-                                             SetupTiming* timing = nullptr);
+                                             SetupTiming* timing = nullptr,
+                                             const ProgressFn& progress = nullptr);
 
 // Writes .params, .vk and a .meta marking them insecure with `seed`, under their Filecoin names
 // (creating `dir`); with kRefuse, FileExistsError before anything is written when one exists.

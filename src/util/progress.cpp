@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -57,8 +58,14 @@ Progress::~Progress() {
 }
 
 std::string Progress::format(const std::string& phase, uint64_t done, uint64_t total,
-                             const std::string& unit, double elapsed_s, bool final) {
-  std::string line = phase + ": " + amount(static_cast<double>(done));
+                             const std::string& unit, double elapsed_s, bool final, bool bar) {
+  std::string line;
+  if (bar && total != 0) {
+    constexpr int kWidth = 24;
+    const auto filled = static_cast<int>(kWidth * std::min(1.0, static_cast<double>(done) / total));
+    line = "[" + std::string(filled, '#') + std::string(kWidth - filled, '.') + "] ";
+  }
+  line += phase + ": " + amount(static_cast<double>(done));
   if (total != 0) line += " / " + amount(static_cast<double>(total));
   line += " " + unit;
   if (total != 0) {
@@ -67,7 +74,11 @@ std::string Progress::format(const std::string& phase, uint64_t done, uint64_t t
     line += pct;
   }
   const double rate = elapsed_s > 0 ? static_cast<double>(done) / elapsed_s : 0;
-  if (rate > 0) line += ", " + amount(rate) + " " + unit + "/s";
+  if (rate > 0) {
+    char slow[32];  // below 10 per second a whole number would read 0 (a partition every 10 s)
+    std::snprintf(slow, sizeof slow, "%.2f", rate);
+    line += ", " + (rate < 10 ? std::string(slow) : amount(rate)) + " " + unit + "/s";
+  }
   if (final) {
     line += ", done in " + duration(elapsed_s);
   } else if (total != 0 && rate > 0 && done < total) {
@@ -79,7 +90,7 @@ std::string Progress::format(const std::string& phase, uint64_t done, uint64_t t
 void Progress::print(bool final) {
   if (out_ == nullptr) return;
   const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
-  const std::string line = format(phase_, done_, total_, unit_, elapsed, final);
+  const std::string line = format(phase_, done_, total_, unit_, elapsed, final, tty_);
   if (tty_) {
     std::fprintf(out_, "\r\033[K%s%s", line.c_str(), final ? "\n" : "");
   } else {

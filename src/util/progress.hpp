@@ -1,18 +1,45 @@
-// Progress: where a long command is (parameter generation, PCE recording, sealing, proving...).
-// On a terminal one bar redrawn in place; otherwise (a log file, a pipe) a line every few
-// seconds. Each line names the phase, done / total (when the total is known), the rate and the
-// time left. Thread-safe: workers call add() as they finish pieces of work.
+// Progress: where a long command is (parameter generation, subgroup checks, parameter loading, PCE
+// recording, sealing, proving...). On a terminal one bar redrawn in place; otherwise (a log
+// file, a pipe) a line every CUZK_PROGRESS_SECONDS (default 5; 0: every update). Each line names
+// the phase, done / total (when the total is known), the rate and the time left. Thread-safe:
+// workers call add() as they finish pieces of work.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 
 namespace cuzk {
+
+// How a layer below the commands reports progress: (phase, done so far, total; 0: unknown).
+// Calls for one phase come in order; PhasedProgress is one. Empty: nobody listens.
+using ProgressFn = std::function<void(std::string_view phase, uint64_t done, uint64_t total)>;
+
+// Counts one phase's work from many threads and reports each new total to a ProgressFn, in
+// order (the report is made under the counter's lock). Does nothing when `fn` is empty.
+class ProgressCounter {
+ public:
+  ProgressCounter(ProgressFn fn, std::string phase, uint64_t total)
+      : fn_(std::move(fn)), phase_(std::move(phase)), total_(total) {}
+  void add(uint64_t n) {
+    if (!fn_) return;
+    std::lock_guard lock(mu_);
+    done_ += n;
+    fn_(phase_, done_, total_);
+  }
+
+ private:
+  const ProgressFn fn_;
+  std::string phase_;
+  uint64_t total_;
+  std::mutex mu_;
+  uint64_t done_ = 0;
+};
 
 class Progress {
  public:
@@ -28,9 +55,11 @@ class Progress {
   // The last line (done, total time, mean rate); the destructor calls it if nobody did.
   void finish();
 
-  // One line of text without terminal control characters.
+  // One line of text without terminal control characters; with `bar` (a terminal) a bar of
+  // the share done leads it when the total is known.
   static std::string format(const std::string& phase, uint64_t done, uint64_t total,
-                            const std::string& unit, double elapsed_s, bool final);
+                            const std::string& unit, double elapsed_s, bool final,
+                            bool bar = false);
 
  private:
   using Clock = std::chrono::steady_clock;

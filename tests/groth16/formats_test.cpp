@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "groth16/bellperson_format.hpp"
 #include "groth16/proof_io.hpp"
@@ -83,6 +86,70 @@ TEST(ProofBytes, EncodeDecodeRoundTripAndConcatenation) {
   const auto r = decode_proof(bad);
   ASSERT_FALSE(r.has_value());
   EXPECT_EQ(r.error().offset, 48u);
+}
+
+// What a progress listener hears: each phase's reports in order, done never going back.
+struct Heard {
+  std::vector<std::string> phases;  // in the order they started
+  std::map<std::string, uint64_t> last_done, total;
+  bool ordered = true;
+  ProgressFn fn() {
+    return [this](std::string_view phase, uint64_t done, uint64_t all) {
+      const std::string p(phase);
+      if (phases.empty() || phases.back() != p) phases.push_back(p);
+      if (last_done.count(p) != 0 && done < last_done[p]) ordered = false;
+      last_done[p] = done;
+      total[p] = all;
+    };
+  }
+};
+
+// Loading a .params reports every point of each vector, checked or trusted, in file order.
+TEST(BellpersonFormat, LoadingReportsEveryPointOfEachVector) {
+  const std::vector<uint8_t> bytes = serialize_parameters(small_params());
+  const Parameters& p = small_params();
+  for (const SubgroupCheck check : {SubgroupCheck::kCheck, SubgroupCheck::kSkipTrusted}) {
+    Heard heard;
+    const ProgressFn fn = heard.fn();
+    EXPECT_EQ(parse_parameters(bytes, "x.params", check, pool(), nullptr, fn), p);
+    const std::string tail = check == SubgroupCheck::kCheck ? " + subgroup check" : "";
+    const std::vector<std::string> want = {"h" + tail, "l" + tail, "a" + tail, "b_g1" + tail,
+                                           "b_g2" + tail};
+    EXPECT_EQ(heard.phases, want);
+    EXPECT_TRUE(heard.ordered);
+    const std::map<std::string, size_t> sizes = {{"h", p.h.size()},
+                                                 {"l", p.l.size()},
+                                                 {"a", p.a.size()},
+                                                 {"b_g1", p.b_g1.size()},
+                                                 {"b_g2", p.b_g2.size()}};
+    for (const auto& [name, n] : sizes) {
+      EXPECT_EQ(heard.total[name + tail], n) << name;
+      EXPECT_EQ(heard.last_done[name + tail], n) << name;
+    }
+  }
+}
+
+// Test parameter generation reports its synthesis and each fixed-base multiplication.
+TEST(Setup, GenerationReportsEachMultiplication) {
+  Heard heard;
+  const ProgressFn fn = heard.fn();
+  SetupTiming t;
+  const Parameters p =
+      generate_test_parameters(testing::RandomCircuit(20, 2, 3), "formats", pool(), &t, fn);
+  EXPECT_EQ(p, small_params());  // the same seed: the same parameters as without a listener
+  const std::vector<std::string> want = {"synthesis (key assembly)",
+                                         "setup ic",
+                                         "setup h",
+                                         "setup l",
+                                         "setup a",
+                                         "setup b_g1",
+                                         "setup b_g2"};
+  EXPECT_EQ(heard.phases, want);
+  EXPECT_TRUE(heard.ordered);
+  EXPECT_EQ(heard.last_done["setup ic"], p.vk.ic.size());
+  EXPECT_EQ(heard.last_done["setup h"], p.h.size());
+  EXPECT_EQ(heard.last_done["setup b_g2"], p.b_g2.size());
+  EXPECT_EQ(heard.total["setup l"], p.l.size());
 }
 
 }  // namespace

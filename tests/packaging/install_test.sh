@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `cmake --install` and `cpack -G DEB` of a configured, built tree put the programs, the systemd
-# unit, the cuzk user's sysusers.d entry and the example config where packaging/install.cmake
-# says, the installed daemon loads the installed config, an operator's edited config survives a
-# reinstall, and `systemd-analyze verify` accepts the unit (that part is skipped, saying so, when
+# `cmake --install` and `cpack -G DEB` of a configured, built tree put the programs, their man
+# pages, the systemd unit, the cuzk user's sysusers.d entry, the packaged and the example config
+# where packaging/install.cmake says, without writing into the build tree; the installed daemon
+# loads the installed config, an operator's edited config survives a reinstall, and
+# `systemd-analyze verify` accepts the unit (that part is skipped, saying so, when
 # systemd-analyze is absent or cannot verify even a trivial unit here, e.g. in a container; with
 # CI=true either is a failure: CI installs systemd, and an external check there must not skip).
 # Usage: install_test.sh <build dir> <source dir>
@@ -13,8 +14,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 ok() { echo "ok   $*"; }
 
 dest="$tmp/dest"
+touch "$tmp/before"
+sleep 1  # the marker's mtime is in whole seconds on some file systems
 DESTDIR="$dest" cmake --install "$build" --prefix /usr > "$tmp/install.log" \
   || { cat "$tmp/install.log"; fail "cmake --install"; }
+written=$(find "$build" -newer "$tmp/before" -type f ! -name install_manifest.txt)
+[ -z "$written" ] || fail "cmake --install wrote into the build tree: $written"
+ok "cmake --install writes nothing into the build tree (a copied build installs from itself)"
 for p in cuzk cuzk-daemon cuzk-bench; do
   [ -x "$dest/usr/bin/$p" ] || fail "usr/bin/$p not installed"
 done
@@ -26,21 +32,27 @@ grep -qx 'u cuzk - "cuzk proving daemon" /var/lib/cuzk' "$dest/usr/lib/sysusers.
   || fail "sysusers.d/cuzk.conf does not create the cuzk user"
 cmp -s "$src/apps/cuzk-daemon/cuzk.example.toml" "$dest/usr/share/doc/cuzk/cuzk.example.toml" \
   || fail "share/doc/cuzk/cuzk.example.toml is not the example"
-cmp -s "$src/apps/cuzk-daemon/cuzk.example.toml" "$dest/etc/cuzk/cuzk.toml" \
-  || fail "/etc/cuzk/cuzk.toml is not the example"
-ok "unit, sysusers.d entry, example config in share/doc/cuzk and /etc/cuzk"
-for line in 'User=cuzk' 'Group=cuzk' 'RuntimeDirectory=cuzk' 'LimitMEMLOCK=infinity' \
-            'Restart=on-failure' 'Environment=CUZK_LISTEN=unix:///run/cuzk/cuzk.sock' \
-            'ExecStart=/usr/bin/cuzk-daemon --config /etc/cuzk/cuzk.toml --listen ${CUZK_LISTEN}'; do
+cmp -s "$src/packaging/cuzk.toml" "$dest/etc/cuzk/cuzk.toml" \
+  || fail "/etc/cuzk/cuzk.toml is not packaging/cuzk.toml"
+for page in cuzk cuzk-daemon cuzk-bench; do
+  man="$dest/usr/share/man/man1/$page.1.gz"
+  zcat "$man" 2>/dev/null | grep -q '^\.TH' || fail "no man page $man"
+done
+ok "unit, sysusers.d entry, configs in share/doc/cuzk and /etc/cuzk, man pages of the three"
+for line in 'User=cuzk' 'Group=cuzk' 'RuntimeDirectory=curio' 'StateDirectory=cuzk' \
+            'LimitMEMLOCK=infinity' 'Restart=on-failure' \
+            'ExecStart=/usr/bin/cuzk-daemon --config /etc/cuzk/cuzk.toml'; do
   grep -qxF "$line" "$unit" || fail "the unit lacks: $line"
 done
-ok "unit: user cuzk, /run/cuzk/cuzk.sock, LimitMEMLOCK=infinity, Restart=on-failure, /usr paths"
+ok "unit: user cuzk, /run/curio, LimitMEMLOCK=infinity, Restart=on-failure, /usr paths"
 
-# The installed daemon, with the installed config and the unit's socket path.
-printed=$("$dest/usr/bin/cuzk-daemon" --config "$dest/etc/cuzk/cuzk.toml" \
-          --listen unix:///run/cuzk/cuzk.sock --print-config) || fail "the installed config does not load"
-grep -qF "listen = 'unix:///run/cuzk/cuzk.sock'" <<< "$printed" \
-  || fail "--print-config does not show the socket: $printed"
+# The installed daemon with the installed config: Curio's socket, group-writable, state kept.
+printed=$("$dest/usr/bin/cuzk-daemon" --config "$dest/etc/cuzk/cuzk.toml" --print-config) \
+  || fail "the installed config does not load"
+for want in "listen = 'unix:///run/curio/cuzk.sock'" "socket_mode = '0660'" \
+            "cache_dir = '/var/lib/cuzk/pce'" "dir = '/var/lib/cuzk/spool'"; do
+  grep -qF "$want" <<< "$printed" || fail "--print-config lacks $want: $printed"
+done
 "$dest/usr/bin/cuzk-daemon" --version | grep -q '[0-9]\.[0-9]' || fail "cuzk-daemon --version"
 ok "the installed cuzk-daemon loads /etc/cuzk/cuzk.toml"
 
@@ -81,13 +93,15 @@ deb=$(ls "$tmp"/deb/*.deb)
 files=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/cuzk ./usr/bin/cuzk-daemon ./usr/bin/cuzk-bench \
          ./usr/lib/systemd/system/cuzk-daemon.service ./usr/lib/sysusers.d/cuzk.conf \
-         ./etc/cuzk/cuzk.toml ./usr/share/doc/cuzk/cuzk.example.toml; do
+         ./etc/cuzk/cuzk.toml ./usr/share/doc/cuzk/cuzk.example.toml \
+         ./usr/share/doc/cuzk/copyright ./usr/share/doc/cuzk/changelog.gz \
+         ./usr/share/man/man1/cuzk-daemon.1.gz; do
   grep -qxF "$f" <<< "$files" || fail "$(basename "$deb") lacks $f"
 done
 dpkg-deb -f "$deb" Depends | grep -q 'libgrpc++' || fail "Depends lacks libgrpc++: $(dpkg-deb -f "$deb" Depends)"
 dpkg-deb -e "$deb" "$tmp/control"
 grep -qx /etc/cuzk/cuzk.toml "$tmp/control/conffiles" || fail "/etc/cuzk/cuzk.toml is no conffile"
-grep -q 'systemd-sysusers cuzk.conf' "$tmp/control/postinst" || fail "postinst makes no user"
+grep -q 'systemd-sysusers .*cuzk.conf' "$tmp/control/postinst" || fail "postinst makes no user"
 dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/lib/systemd/system/cuzk-daemon.service | cmp -s - "$unit" \
   || fail "the .deb's unit differs from the cmake --install one"
 ok "$(basename "$deb"): the files, Depends on Debian's gRPC, conffile, postinst"

@@ -7,8 +7,9 @@
 # server_fixtures test made (marked insecure): c2 refused without --allow-insecure-params, c2 ->
 # verify OK, verify with a wrong seed / comm_r -> exit 1, a truncated proof -> exit 2, and a .vk
 # under its published name with one byte changed (no insecure marker) refused naming Filecoin's
-# digest. Usage: cli_test.sh <cuzk binary> <test parameter directory>. Exit 77 (skip) when that
-# directory is missing: only a build without the daemon lacks it.
+# digest; progress lines on a pipe (parameter loading, partitions); --backend gpu without a GPU
+# refused before the C1 is read. Usage: cli_test.sh <cuzk binary> <test parameter directory>.
+# Exit 77 (skip) when that directory is missing: only a build without the daemon lacks it.
 set -u
 cuzk="$1"
 params="$2"
@@ -51,6 +52,13 @@ expect_rc 1 "$cuzk" porep c2 --c1 "$dir/bad.json" --params "$dir/none" --out "$d
 grep -q 'C1 refused before proving: partition 0, challenge 1' "$dir/out" ||
   { cat "$dir/out"; fail "c2: refusal message"; }
 [ ! -e "$dir/bad.bin" ] || fail "c2: a proof file was written for a refused C1"
+if ! nvidia-smi -L > /dev/null 2>&1; then
+  # --backend gpu without a GPU fails before anything is read: not the C1's refusal (exit 1).
+  expect_rc 2 "$cuzk" porep c2 --c1 "$dir/bad.json" --params "$dir/none" --out "$dir/bad.bin" \
+    --backend gpu
+  grep -qE 'backend gpu: (no CUDA device|.*built without CUDA)' "$dir/out" &&
+    ! grep -q 'C1 refused' "$dir/out" || { cat "$dir/out"; fail "c2 --backend gpu: not refused first"; }
+fi
 expect_rc 2 "$cuzk" porep c2 --c1 "$c1" --params "$dir/none" --out "$dir/p.bin"
 grep -q 'v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params is missing' "$dir/out" ||
   { cat "$dir/out"; fail "c2: missing parameter file not named"; }
@@ -90,9 +98,16 @@ grep -q 'INSECURE' "$dir/out" && grep -q -- '--allow-insecure-params' "$dir/out"
   { cat "$dir/out"; fail "c2: marked parameters not refused with the flag named"; }
 [ ! -e "$dir/proof.bin" ] || fail "c2: a proof was written with refused parameters"
 # Our own setup made these points: --trusted-params skips their subgroup checks (minutes here).
-expect_rc 0 "$cuzk" porep c2 --c1 "$c1" --params "$params" --allow-insecure-params \
-  --trusted-params --out "$dir/proof.bin"
+# Through a pipe, with a progress line on every update (CUZK_PROGRESS_SECONDS=0): the parameter
+# vectors as they load and the partitions as they are proved.
+CUZK_PROGRESS_SECONDS=0 expect_rc 0 "$cuzk" porep c2 --c1 "$c1" --params "$params" \
+  --allow-insecure-params --trusted-params --out "$dir/proof.bin"
 grep -q '^partition 0/1: circuit' "$dir/out" || fail "c2: no partition timing line"
+for phase in h l a b_g1 b_g2; do
+  grep -qE "^$phase: [0-9.]+ [kM]? ?/ [0-9.]+ [kM]? ?points \(100%\)" "$dir/out" ||
+    { cat "$dir/out"; fail "c2: no progress line for loading $phase"; }
+done
+grep -q '^prove: 1 / 1 partitions (100%)' "$dir/out" || { cat "$dir/out"; fail "c2: no prove progress"; }
 [ "$(stat -c %s "$dir/proof.bin")" -eq 192 ] || fail "c2: proof is not 192 bytes"
 expect_rc 0 "$cuzk" porep verify --c1 "$c1" --params "$params" --allow-insecure-params \
   --proof "$dir/proof.bin"

@@ -116,7 +116,7 @@ using cuzk::testing::TestParameters;
 
 inline constexpr const char* kTestParameterSeed = "cuzk porep tests";
 // The tests read their own (marked insecure) parameters, whose points our setup made.
-inline constexpr filecoin::ParameterChecks kTestParameterChecks{
+inline const filecoin::ParameterChecks kTestParameterChecks{
     .allow_insecure = true, .verify_params_digest = false, .check_bulk_points = false};
 
 // Test parameters of `pp` under $CUZK_POREP_TEST_CACHE (default: the build tree), in a directory

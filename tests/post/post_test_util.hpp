@@ -117,7 +117,7 @@ using cuzk::testing::TestParameters;
 
 inline constexpr const char* kTestParameterSeed = "cuzk post tests";
 // The tests read their own (marked insecure) parameters, whose points our setup made.
-inline constexpr filecoin::ParameterChecks kTestParameterChecks{
+inline const filecoin::ParameterChecks kTestParameterChecks{
     .allow_insecure = true, .verify_params_digest = false, .check_bulk_points = false};
 
 // Test parameters of `pp` under $CUZK_POST_TEST_CACHE (default: the build tree), in a directory

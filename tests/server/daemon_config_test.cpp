@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "server/daemon_config.hpp"
+#include "server/log_level.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -37,8 +38,14 @@ std::string error_of(const std::string& text) {
 TEST(DaemonConfig, EmptyFileGivesWorkingDefaults) {
   const DaemonConfig c = parse("");
   EXPECT_TRUE(c.listen.is_unix);
-  EXPECT_EQ(c.listen.path, "/tmp/cuzk.sock");
-  EXPECT_EQ(c.listen.grpc_uri(), "unix:///tmp/cuzk.sock");
+  // The Rust daemon's socket (cuzk-core config.rs default_listen); the parameters where
+  // `curio fetch-params` puts them (rust-fil-proofs settings.rs).
+  EXPECT_EQ(c.listen.path, "/run/curio/cuzk.sock");
+  EXPECT_EQ(c.listen.grpc_uri(), "unix:///run/curio/cuzk.sock");
+  EXPECT_EQ(c.socket_mode, 0600u);
+  EXPECT_EQ(c.socket_group, "");
+  EXPECT_TRUE(c.tls_cert.empty() && c.tls_key.empty() && c.client_ca.empty());
+  EXPECT_EQ(c.engine.cpu_fallback_max_sector_size, 512 * kMiB);
   EXPECT_FALSE(c.status_listen.has_value());
   EXPECT_EQ(c.shutdown, ShutdownMode::kFinish);
   EXPECT_EQ(c.shutdown_timeout_s, 300u);
@@ -269,13 +276,132 @@ level = "info"
   EXPECT_EQ(c.listen.host_port, "0.0.0.0:9820");
   EXPECT_EQ(c.engine.memory_budget_bytes, 59 * kGiB);
   EXPECT_EQ(c.engine.synthesis_workers, 1u);
-  ASSERT_EQ(c.notes.size(), 2u);  // sections in name order
+  ASSERT_EQ(c.notes.size(), 3u);  // sections in name order
   EXPECT_NE(c.notes[0].find("[gpus] gpu_threads: accepted for compatibility"), std::string::npos);
-  EXPECT_NE(c.notes[1].find("[memory] eviction_min_idle"), std::string::npos);
+  // Two workers per GPU are one here: said, not silently kept.
+  EXPECT_NE(c.notes[1].find("[gpus] gpu_workers_per_device = 2: one prover runs per GPU"),
+            std::string::npos)
+      << c.notes[1];
+  EXPECT_NE(c.notes[2].find("[memory] eviction_min_idle"), std::string::npos);
   EXPECT_EQ(parse("[pipeline]\nsynthesis_concurrency = 3").engine.synthesis_workers, 3u);
   EXPECT_NE(error_of("[pipeline]\nsynthesis_concurrency = 3\n[synthesis]\nworkers = 2")
                 .find("give only one of them"),
             std::string::npos);
+}
+
+// Every key cuzk-core's config reader (Curio e0294b0, extern/cuzk/cuzk-core/src/config.rs: its
+// serde structs and their deprecated fields) knows, with values of its types, loads: mapped where
+// it means something here, a note where it does not.
+TEST(DaemonConfig, EveryKeyOfTheRustDaemonsReaderLoads) {
+  const DaemonConfig c = parse(R"(
+[daemon]
+listen = "unix:///run/curio/cuzk.sock"
+status_listen = "0.0.0.0:9821"
+[memory]
+total_budget = "256GiB"
+safety_margin = "8GiB"
+eviction_min_idle = "10m"
+pinned_budget = "50GiB"
+working_memory_budget = "80GiB"
+[gpus]
+devices = [0]
+gpu_threads = 32
+gpu_workers_per_device = 2
+[scheduler]
+max_batch_size = 1
+max_batch_wait_ms = 10000
+sort_by_type = true
+[synthesis]
+threads = 0
+partition_workers = 12
+[pipeline]
+enabled = true
+synthesis_lookahead = 1
+synthesis_concurrency = 4
+max_parallel_synthesis = 3
+slot_size = 3
+max_gpu_queue_depth = 8
+[srs]
+param_cache = "/data/zk/params"
+preload = ["porep-32g"]
+[logging]
+level = "info"
+format = "pretty"
+)");
+  EXPECT_EQ(c.listen.path, "/run/curio/cuzk.sock");
+  EXPECT_EQ(c.status_listen->host_port, "0.0.0.0:9821");  // written out: every interface
+  EXPECT_EQ(c.engine.memory_budget_bytes, 256 * kGiB);
+  EXPECT_EQ(c.engine.gpus, std::vector<int>{0});
+  EXPECT_EQ(c.engine.cpu_workers, 2u);
+  EXPECT_EQ(c.engine.max_batch_wait_ms, 10000u);
+  EXPECT_TRUE(c.engine.sort_by_type);
+  EXPECT_EQ(c.engine.synthesis_workers, 3u);  // synthesis_concurrency 4, capped at 3
+  EXPECT_EQ(c.engine.param_cache, "/data/zk/params");
+  EXPECT_EQ(c.log_format, "text");
+  std::string all;
+  for (const std::string& n : c.notes)
+    all += n + "\n";
+  for (const char* key :
+       {"[gpus] gpu_threads", "[gpus] gpu_workers_per_device", "[logging] format = \"pretty\"",
+        "[memory] eviction_min_idle", "[memory] pinned_budget", "[memory] working_memory_budget",
+        "[pipeline] max_gpu_queue_depth", "[pipeline] slot_size", "[srs] preload",
+        "[synthesis] partition_workers"}) {
+    EXPECT_NE(all.find(key), std::string::npos) << key << " not noted in:\n" << all;
+  }
+  EXPECT_EQ(c.notes.size(), 10u) << all;
+  // max_parallel_synthesis 0 is the Rust default (18): no cap.
+  EXPECT_EQ(parse("[pipeline]\nsynthesis_concurrency = 4\nmax_parallel_synthesis = 0")
+                .engine.synthesis_workers,
+            4u);
+}
+
+// The config's "warn" and the Rust daemon's "warning" are one level; an EnvFilter directive list
+// counts its bare level and notes the targets.
+TEST(DaemonConfig, LogLevelsAsTheRustDaemonWritesThem) {
+  EXPECT_EQ(parse("[logging]\nlevel = \"warning\"").log_level, "warn");
+  EXPECT_EQ(parse("[logging]\nlevel = \"WARN\"").log_level, "warn");
+  const DaemonConfig d = parse("[logging]\nlevel = \"info,cuzk_core=debug\"");
+  EXPECT_EQ(d.log_level, "info");
+  ASSERT_EQ(d.notes.size(), 1u);
+  EXPECT_NE(d.notes[0].find("per-target levels (cuzk_core=debug)"), std::string::npos)
+      << d.notes[0];
+  EXPECT_EQ(parse_log_level("cuzk_core=debug,tonic=warn").level, "debug");  // no bare level
+  EXPECT_EQ(parse_log_level(" error ").level, "error");
+  EXPECT_EQ(parse_log_level("off").note, "");
+  for (const char* bad : {"", "loud", ",", "info,x=", "x=loud"}) {
+    EXPECT_THROW(parse_log_level(bad), std::invalid_argument) << bad;
+  }
+}
+
+// The unix socket's mode (octal text or a TOML integer) and group, TLS files, the CPU fallback's
+// size limit; a port alone on the status listener is the loopback interface.
+TEST(DaemonConfig, SocketTlsFallbackAndStatusPort) {
+  const DaemonConfig c = parse(R"(
+[daemon]
+socket_mode = "0660"
+socket_group = "cuzk"
+tls_cert = "/etc/cuzk/server.pem"
+tls_key = "/etc/cuzk/server.key"
+client_ca = "/etc/cuzk/clients.pem"
+status_listen = "9821"
+[gpus]
+cpu_fallback_max_sector_size = "32GiB"
+)");
+  EXPECT_EQ(c.socket_mode, 0660u);
+  EXPECT_EQ(c.socket_group, "cuzk");
+  EXPECT_EQ(c.tls_cert, "/etc/cuzk/server.pem");
+  EXPECT_EQ(c.tls_key, "/etc/cuzk/server.key");
+  EXPECT_EQ(c.client_ca, "/etc/cuzk/clients.pem");
+  EXPECT_EQ(c.status_listen->host_port, "127.0.0.1:9821");
+  EXPECT_EQ(c.engine.cpu_fallback_max_sector_size, 32 * kGiB);
+  EXPECT_EQ(parse("[daemon]\nsocket_mode = 0o640").socket_mode, 0640u);
+  EXPECT_EQ(parse("[daemon]\nstatus_listen = \":9821\"").status_listen->host_port,
+            "127.0.0.1:9821");
+  EXPECT_EQ(parse("[gpus]\ncpu_fallback_max_sector_size = 0").engine.cpu_fallback_max_sector_size,
+            0u);
+  const DaemonConfig again = parse(to_toml(c));
+  EXPECT_EQ(to_toml(again), to_toml(c));
+  EXPECT_EQ(again.socket_mode, 0660u);
 }
 
 TEST(DaemonConfig, ErrorsNameFileLineAndKey) {
@@ -326,8 +452,24 @@ TEST(DaemonConfig, ErrorsNameFileLineAndKey) {
       {"[synthesis]\nworkers = 0", "test.toml:2: [synthesis] workers: must be at least 1"},
       {"[pipeline]\nenabled = 1", "[pipeline] enabled: expected true or false, got an integer"},
       {"[logging]\nlevel = \"verbose\"",
-       "[logging] level: \"verbose\" is not one of trace, debug, info, warn, error, off"},
-      {"[logging]\nformat = \"xml\"", "[logging] format: \"xml\" is not one of text, json"},
+       "[logging] level: \"verbose\" is not a log level (trace, debug, info, warn (or warning), "
+       "error, off"},
+      {"[logging]\nlevel = \"info,x=loud\"", "[logging] level: \"info,x=loud\" is not a log level"},
+      {"[logging]\nformat = 1", "[logging] format: expected a string, got an integer"},
+      {"[daemon]\nsocket_mode = \"0999\"",
+       "test.toml:2: [daemon] socket_mode: \"0999\" is not an octal mode such as \"0660\""},
+      {"[daemon]\nsocket_mode = \"rw-rw----\"", "[daemon] socket_mode: \"rw-rw----\" is not"},
+      {"[daemon]\nsocket_mode = 4095", "[daemon] socket_mode: expected an integer in 0..511"},
+      {"[daemon]\ntls_cert = \"/etc/cuzk/cert.pem\"",
+       "test.toml:2: [daemon] tls_cert: TLS needs both tls_cert and tls_key"},
+      {"[daemon]\ntls_key = \"/etc/cuzk/key.pem\"", "[daemon] tls_key: TLS needs both"},
+      {"[daemon]\nclient_ca = \"/etc/cuzk/ca.pem\"",
+       "test.toml:2: [daemon] client_ca: client certificates need TLS"},
+      {"[gpus]\ncpu_fallback_max_sector_size = \"big\"",
+       "[gpus] cpu_fallback_max_sector_size: \"big\" is not a size"},
+      {"[pipeline]\nslot_size = -1", "[pipeline] slot_size: expected an integer in 0..1024"},
+      {"[pipeline]\nmax_gpu_queue_depth = \"8\"",
+       "[pipeline] max_gpu_queue_depth: expected an integer, got a string"},
       {"[daemon\nlisten = 1", "test.toml:1:"},  // TOML syntax error: line and column
   };
   for (const auto& c : kCases) {

@@ -1,6 +1,8 @@
 // The engine's event history (bounded rings, open and failed spans, busy share, the prover's
-// phases laid end to end) and the /status JSON made from it, read back with nlohmann-json.
-// The page itself is tested in a browser (status_page_test.py).
+// phases laid end to end) and the /status JSON made from it, read back with nlohmann-json: ours,
+// the health, and the Rust cuzk daemon's fields with the JSON types of its serde structs (Curio
+// e0294b0, extern/cuzk/cuzk-core/src/status.rs). The page itself is tested in a browser
+// (status_page_test.py).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -149,6 +151,118 @@ TEST(StatusJson, CarriesTheActivityAndStatus) {
   EXPECT_EQ(v["queue"]["by_priority"][0]["pending"], 3);
   EXPECT_EQ(v["host"]["budget_bytes"], 8ull << 30);
   EXPECT_NE(status_page_html().find("fetch(\"/status\""), std::string::npos);
+}
+
+// A job of 4 partitions at t = 10 s: partition 0 synthesized (1-3 s witness, then queued) and
+// proved on gpu:0 (4-5 s), 1 synthesizing since 5 s, 2 synthesized and proving since 8 s, 3
+// not started.
+engine::EngineActivity rust_shape_activity() {
+  engine::EngineActivity a;
+  a.now_s = 10;
+  a.window_s = 300;
+  a.lanes = {{"synth:0", "synthesis", 0.5, "job-1"},
+             {"synth:1", "synthesis", 0.2, ""},
+             {"gpu:0", "prover", 0.3, "job-1"},
+             {"prepare", "preparer", 0.1, ""}};
+  const auto span = [](std::string lane, int k, double t0, double t1, bool open,
+                       std::vector<engine::PhaseSpan> phases) {
+    engine::LaneSpan s;
+    s.lane = std::move(lane);
+    s.job_id = "job-1";
+    s.kind = "porep";
+    s.partition = k;
+    s.start_s = t0;
+    s.end_s = t1;
+    s.open = open;
+    s.phases = std::move(phases);
+    return s;
+  };
+  a.spans = {span("synth:0", 0, 1, 4, false, {{"witness", 1, 3}, {"queued", 3, 4}}),
+             span("gpu:0", 0, 4, 5, false, {{"msm", 4, 5}}),
+             span("synth:1", 2, 5, 7.5, false, {{"witness", 5, 7}, {"queued", 7, 7.5}}),
+             span("synth:0", 1, 5, 10, true, {{"witness", 5, 10}}),
+             span("gpu:0", 2, 8, 10, true, {{"msm", 8, 10}})};
+  a.active_jobs = {{"job-1", "porep", 2048, 2, "running", 4, 1, 0.5}};
+  a.prover_queue_partitions = 0;
+  a.host.budget_bytes = 1000;
+  a.host.reserved_bytes = 400;
+  return a;
+}
+
+// Every field of the Rust daemon's StatusSnapshot, with its type: u64/u32/usize an unsigned
+// integer, f64 a float, Option<T> null or T, HashMap an object.
+TEST(StatusJson, IsASupersetOfTheRustDaemonsShape) {
+  engine::EngineStatus st;
+  st.completed = 2;
+  st.failed = 1;
+  st.completed_by_kind = {{"porep", 2}};
+  st.failed_by_kind = {{"winning", 1}};
+  st.queues = {{"porep", 3, 1}, {"wpost", 2, 0}};
+  st.srs = {{"porep-2k", engine::SrsTier::kWarm, 4096, 1},
+            {"winning-2k", engine::SrsTier::kHot, 512, 0},
+            {"wpost-2k", engine::SrsTier::kCold, 0, 0}};
+  const auto v = nlohmann::json::parse(
+      status_json(st, rust_shape_activity(), {HealthState::kDegraded, "no GPU"}));
+  const auto is_u = [](const nlohmann::json& j) { return j.is_number_unsigned(); };
+  const auto is_f = [](const nlohmann::json& j) { return j.is_number_float(); };
+  ASSERT_TRUE(is_f(v["uptime_secs"])) << v["uptime_secs"];
+  EXPECT_EQ(v["uptime_secs"], 10.0);
+  for (const char* k : {"total_bytes", "used_bytes", "available_bytes"})
+    EXPECT_TRUE(is_u(v["memory"][k])) << k;
+  EXPECT_EQ(v["memory"]["available_bytes"], 600);
+  EXPECT_EQ(v["synthesis"], (nlohmann::json{{"max_concurrent", 2}, {"active", 1}}));
+
+  ASSERT_EQ(v["pipelines"].size(), 1u);
+  const auto& p = v["pipelines"][0];
+  EXPECT_EQ(p["job_id"], "job-1");
+  EXPECT_EQ(p["proof_kind"], "porep-c2");  // the Rust daemon's ProofKind Display
+  EXPECT_TRUE(is_f(p["started_secs_ago"]));
+  EXPECT_EQ(p["started_secs_ago"], 9.5);
+  EXPECT_EQ(p["total_partitions"], 4);
+  EXPECT_EQ(p["partitions_done"], 1);
+  const nlohmann::json want_partitions = nlohmann::json::parse(R"([
+    {"index": 0, "state": "done", "synth_ms": 2000, "gpu_ms": 1000},
+    {"index": 1, "state": "synthesizing", "synth_ms": 5000, "gpu_ms": null},
+    {"index": 2, "state": "gpu", "synth_ms": 2000, "gpu_ms": 2000},
+    {"index": 3, "state": "pending", "synth_ms": null, "gpu_ms": null}])");
+  EXPECT_EQ(p["partitions"], want_partitions) << p["partitions"].dump();
+
+  // GPU workers only (cpu:N provers are none of the Rust daemon's).
+  ASSERT_EQ(v["gpu_workers"].size(), 1u);
+  const auto& w = v["gpu_workers"][0];
+  EXPECT_EQ(w["worker_id"], 0);
+  EXPECT_EQ(w["gpu_ordinal"], 0);
+  EXPECT_EQ(w["state"], "proving");
+  EXPECT_EQ(w["current_job"], "job-1");
+  EXPECT_EQ(w["current_partition"], 2);
+  EXPECT_TRUE(is_f(w["busy_secs"]));
+  EXPECT_EQ(w["busy_secs"], 2.0);
+
+  ASSERT_EQ(v["allocations"]["srs"].size(), 2u);  // the cold one is not loaded
+  const auto& srs = v["allocations"]["srs"][0];
+  EXPECT_EQ(srs["circuit_id"], "porep-2k");
+  EXPECT_TRUE(is_u(srs["bytes"]));
+  EXPECT_TRUE(is_f(srs["last_used_secs_ago"]));
+  EXPECT_EQ(srs["evictable"], false);  // in use
+  EXPECT_EQ(v["allocations"]["srs"][1]["evictable"], true);
+  EXPECT_TRUE(v["allocations"]["pce"].is_array());
+
+  const auto& c = v["counters"];
+  EXPECT_EQ(c["total_completed"], 2);
+  EXPECT_EQ(c["total_failed"], 1);
+  EXPECT_EQ(c["completed_by_kind"], (nlohmann::json{{"porep-c2", 2}}));
+  EXPECT_EQ(c["failed_by_kind"], (nlohmann::json{{"winning-post", 1}}));
+  EXPECT_EQ(c["queue_depth"], 5);
+  for (const char* k : {"synth_in_flight", "provers_in_flight", "aux_in_flight", "shells_in_flight",
+                        "pending_handles"})
+    EXPECT_TRUE(is_u(v["buffers"][k])) << k;
+  EXPECT_EQ(v["buffers"]["synth_in_flight"], 1);
+  EXPECT_EQ(v["buffers"]["provers_in_flight"], 1);
+
+  // Ours beside them.
+  EXPECT_EQ(v["health"], (nlohmann::json{{"state", "degraded"}, {"reason", "no GPU"}}));
+  EXPECT_TRUE(v["version"].is_string());
+  EXPECT_TRUE(v["lanes"].is_array() && v["spans"].is_array() && v["totals"].is_object());
 }
 
 }  // namespace

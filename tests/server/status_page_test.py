@@ -305,7 +305,37 @@ def scenario(ctx, browser, artifacts):
     check(head[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(head[16:20], "big") == 1400,
           "the screenshot is a 1400 px wide PNG")
     print(f"screenshot: {shot}", flush=True)
+    badge, why = page.one(id="health"), page.one(id="health-reason")
+    check(badge.attrs.get("data-state") == after["health"]["state"] == "serving" and
+          badge.all_text() == "serving" and "hidden" in why.attrs,
+          "the header's health badge says serving (backend cpu), no reason shown")
     d.stop_ok()
+
+    # No prover at all (backend gpu without a device): not a green "live" over "no GPU: CPU
+    # provers", but "not serving" with the reason, and "no provers".
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    g = dt.Daemon(ctx, "nogpu",
+                  config=f'[daemon]\nstatus_listen = "127.0.0.1:{port}"\n[gpus]\nbackend = "gpu"\n')
+    base = f"http://127.0.0.1:{port}"
+    st = status(base)
+    if st["health"]["state"] != "not_serving":
+        say(f"SKIPPED PART: a GPU is here (health {st['health']['state']}): the page of a daemon "
+            "without provers is not drawn")
+    else:
+        page = browser.dom(base + "/")
+        badge, why = page.one(id="health"), page.one(id="health-reason")
+        check(badge.attrs.get("data-state") == "not_serving" and
+              badge.all_text() == "not serving",
+              "backend gpu without a GPU: the header's health badge says not serving")
+        check("hidden" not in why.attrs and why.all_text() == st["health"]["reason"] and
+              why.attrs.get("data-state") == "not_serving",
+              f"the reason is shown under the header ({why.all_text()!r})")
+        check(page.one(id="device-none").all_text() == "no provers",
+              "the device panel says no provers (not \"no GPU: CPU provers\")")
+        browser.run(base + "/", f"--screenshot={artifacts}/status_page_not_serving.png")
+    g.stop_ok()
 
 
 def main():

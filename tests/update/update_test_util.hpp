@@ -15,7 +15,7 @@ namespace cuzk::update::test {
 
 inline constexpr const char* kTestParameterSeed = "cuzk update tests";
 // The tests read their own (marked insecure) parameters, whose points our setup made.
-inline constexpr filecoin::ParameterChecks kTestParameterChecks{
+inline const filecoin::ParameterChecks kTestParameterChecks{
     .allow_insecure = true, .verify_params_digest = false, .check_bulk_points = false};
 
 using cuzk::testing::TestParameters;

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace cuzk {
 namespace {
@@ -16,6 +18,41 @@ TEST(Progress, LinesNameThePhaseDoneTotalRateAndTimeLeft) {
             "setup H: 134.22 M / 134.22 M points (100%), 894.8 k points/s, done in 2 min 30 s");
   EXPECT_EQ(Progress::format("witness", 512, 0, "pieces", 2.0, false),
             "witness: 512 pieces, 256 pieces/s");
+}
+
+TEST(Progress, ATerminalGetsABar) {
+  EXPECT_EQ(
+      Progress::format("prove", 3, 10, "partitions", 30.0, false, true),
+      "[#######.................] prove: 3 / 10 partitions (30%), 0.10 partitions/s, 70 s left");
+  EXPECT_EQ(Progress::format("prove", 10, 10, "partitions", 100.0, true, true).substr(0, 27),
+            "[########################] ");
+  // No total: no bar.
+  EXPECT_EQ(Progress::format("witness", 512, 0, "pieces", 2.0, false, true),
+            "witness: 512 pieces, 256 pieces/s");
+}
+
+// Workers on many threads: the listener hears every total once, in increasing order.
+TEST(ProgressCounter, ReportsRunningTotalsInOrderFromManyThreads) {
+  std::vector<uint64_t> heard;
+  const ProgressFn fn = [&](std::string_view phase, uint64_t done, uint64_t total) {
+    EXPECT_EQ(phase, "setup h");
+    EXPECT_EQ(total, 4000u);
+    heard.push_back(done);
+  };
+  ProgressCounter counter(fn, "setup h", 4000);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 100; ++i)
+        counter.add(10);
+    });
+  for (auto& t : threads)
+    t.join();
+  ASSERT_EQ(heard.size(), 400u);
+  for (size_t i = 0; i < heard.size(); ++i)
+    EXPECT_EQ(heard[i], 10 * (i + 1));
+  ProgressCounter silent(nullptr, "x", 1);
+  silent.add(1);  // no listener: nothing happens
 }
 
 TEST(Progress, ALogGetsTheFinalLineOnce) {
