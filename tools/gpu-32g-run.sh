@@ -20,9 +20,11 @@
 #          tools/gpu-32g-run.sh wpost    a WindowPoSt partition of 2349 synthetic 32 GiB sectors:
 #                                        parameters made on the GPU (61 GB), tools/post-bench.sh
 #                                        through the daemon, COUNT (default 3) proofs, each verified
+#                                        (LIMIT=24GiB: the daemon under that [gpus] memory_limit)
 #          tools/gpu-32g-run.sh snap     a synthetic 32 GiB SnapDeals update (16 partitions):
 #                                        parameters made on the GPU, the daemon: one proof alone
 #                                        (COUNT, default 2), then 2 in flight x 2, each verified
+#                                        (LIMIT=16GiB: the daemon under that [gpus] memory_limit)
 #          tools/gpu-32g-run.sh winning-busy   32 GiB PoRep parameters made on the GPU, then
 #                                        WinningPoSt alone and while 2 PoRep C2 jobs prove
 #          tools/gpu-32g-run.sh capped   32 GiB PoRep parameters made on the GPU, then one daemon
@@ -205,7 +207,7 @@ if [[ "${1:-}" == "wpost" ]]; then
   run params-wpost-$SHORT 330 "$B/cuzk" post params --proof window --sector-size "$SIZE" --backend "${PARAMS_BACKEND:-gpu}" \
     --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 wpost-$SHORT" || exit 1; }
   ls -la "$WORK/params" "$WORK/pce" >> "$OUT/summary.txt"; df -h "$WORK" >> "$OUT/summary.txt"
-  post_bench --kind window --sector-size "$SIZE" --count "${COUNT:-3}"
+  post_bench --kind window --sector-size "$SIZE" --count "${COUNT:-3}" --memory-limit "${LIMIT:-0}"
   exit 0
 fi
 
@@ -242,6 +244,7 @@ check_subgroups = false
 cache_dir = "$WORK/pce"
 [gpus]
 backend = "${BACKEND:-gpu}"
+memory_limit = $([[ ${LIMIT:-0} == 0 ]] && echo 0 || echo "\"$LIMIT\"")
 [synthesis]
 workers = ${SYNTH_WORKERS:-2}
 TOML

@@ -17,11 +17,12 @@
 # --busy-c1 FILE and --busy N (PoRep C1 and jobs in flight; its parameters must be in --params),
 # --threads T, --synthesis-workers W, --pce DIR (the daemon's [pce] cache_dir: recordings made
 # there beforehand, e.g. by `params --backend gpu --pce-dir DIR`, are loaded, not recorded again),
-# --no-subgroup-check ([srs] check_subgroups = false: for parameters this run just made).
+# --no-subgroup-check ([srs] check_subgroups = false: for parameters this run just made),
+# --memory-limit L ([gpus] memory_limit, e.g. 24GiB: a smaller card's plan; default the device's).
 # Results: $OUT (default $WORK/out), summary-*.txt.
 set -euo pipefail
 BIN=build KIND=winning SIZE=2KiB BACKEND=auto COUNT=3 PARAMS="" BUSY_C1="" BUSY=2 THREADS=0
-WORKERS=1 PCE="" CHECK_SUBGROUPS=true
+WORKERS=1 PCE="" CHECK_SUBGROUPS=true MEMORY_LIMIT=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bin) BIN=$2; shift 2 ;;
@@ -36,6 +37,7 @@ while [[ $# -gt 0 ]]; do
     --synthesis-workers) WORKERS=$2; shift 2 ;;
     --pce) PCE=$2; shift 2 ;;
     --no-subgroup-check) CHECK_SUBGROUPS=false; shift ;;
+    --memory-limit) MEMORY_LIMIT=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -73,7 +75,7 @@ if [[ ! -f "$param_file" ]]; then
   /usr/bin/time -f "params: %e s, peak %M KiB" "$BIN/cuzk" post params --proof "$KIND" \
     --sector-size "$SIZE" --out "$PARAMS" 2>&1 | tail -4 | tee -a "$summary"
 fi
-log "== $KIND $SIZE ($sectors sector(s)), backend $BACKEND, $COUNT proofs, $(nproc) cores"
+log "== $KIND $SIZE ($sectors sector(s)), backend $BACKEND, memory_limit $MEMORY_LIMIT, $COUNT proofs, $(nproc) cores"
 
 pid=""
 trap '[[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null; true' EXIT  # never leave a daemon behind
@@ -89,6 +91,7 @@ check_subgroups = $CHECK_SUBGROUPS
 $([[ -n "$PCE" ]] && printf '[pce]\ncache_dir = "%s"' "$PCE" || true)
 [gpus]
 backend = "$BACKEND"
+memory_limit = $([[ $MEMORY_LIMIT == 0 ]] && echo 0 || echo "\"$MEMORY_LIMIT\"")
 [synthesis]
 threads = $THREADS
 workers = $WORKERS

@@ -208,6 +208,13 @@ struct Engine::Impl {
   // Proves `item` alone with its retries and completes it; `lock` (on mu) is held on entry and
   // on return, released while proving.
   void prove_alone(ProverWorker& w, ProverItem item, std::unique_lock<std::mutex>& lock);
+  // Partitions of a priority above `job`'s waiting for `w`: each proved alone now, then the
+  // device switched back to `srs_ref` (holds mu; released while proving).
+  void preempt_for(ProverWorker& w, const Job& job, const LoadedSrs& srs_ref,
+                   std::unique_lock<std::mutex>& lock);
+  // The backend's warm steps for item's circuit (a piece of its bases on the device each), with
+  // preempt_for between them: a WinningPoSt waits for one step, not a 47 GB upload. Same locking.
+  void warm_device(ProverWorker& w, const ProverItem& item, std::unique_lock<std::mutex>& lock);
   // `first` and the next partitions of its job, up to `limit`, as one batch (fronts, then the
   // aux sections); a higher-priority partition is proved alone between two steps. Same locking.
   void prove_batch(ProverWorker& w, ProverItem first, size_t limit,

@@ -5,7 +5,9 @@
 // so that each base crosses the bus once per batch. Between two steps of a batch (a front or a
 // section) a partition of a higher priority (a WinningPoSt) is proved alone first. A partition
 // whose front fails, or whose proof does not verify, is proved again alone with its retries
-// (prover_retry.cpp); a failed section sends every partition of the batch that way.
+// (prover_retry.cpp); a failed section sends every partition of the batch that way. A partition
+// proved alone first lets its backend ready the device by steps (warm_step: the bases uploaded
+// a piece at a time), with the same pre-emption between two steps.
 #include <algorithm>
 #include <chrono>
 #include <utility>
@@ -86,9 +88,14 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     lock.lock();
     if (limit > 1) {
       prove_batch(w, std::move(item), limit, lock);
-    } else {
-      prove_alone(w, std::move(item), lock);
+      continue;
     }
+    warm_device(w, item, lock);
+    if (is_final(item.job->state)) {
+      drop_item(item);
+      continue;
+    }
+    prove_alone(w, std::move(item), lock);
   }
 }
 
@@ -103,6 +110,46 @@ void Engine::Impl::switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref) {
   w.backend->drop_caches();
   srs.dropped_from_device(w.name);
   w.last_circuit = srs_ref.circuit_id;
+}
+
+void Engine::Impl::preempt_for(ProverWorker& w, const Job& job, const LoadedSrs& srs_ref,
+                               std::unique_lock<std::mutex>& lock) {
+  for (;;) {
+    const auto it = next_item_for(w);
+    if (it == prover_queue.end() || it->job->priority <= job.priority) return;
+    ProverItem other = take_item(it);
+    if (is_final(other.job->state)) {
+      drop_item(other);
+      continue;
+    }
+    prove_alone(w, std::move(other), lock);
+    lock.unlock();
+    switch_circuit(w, srs_ref);
+    lock.lock();
+  }
+}
+
+void Engine::Impl::warm_device(ProverWorker& w, const ProverItem& item,
+                               std::unique_lock<std::mutex>& lock) {
+  if (!w.gpu || !item.partition->witness || !(*item.srs)->pce) return;
+  const LoadedSrs& s = **item.srs;
+  for (;;) {
+    preempt_for(w, *item.job, s, lock);
+    if (is_final(item.job->state)) return;
+    lock.unlock();
+    bool more = false;
+    {
+      PhaseClock::Scope proving(item.job->phases, PhaseClock::Activity::kProve);
+      switch_circuit(w, s);
+      try {
+        more = w.backend->warm_step(s.params, input_of(item));
+      } catch (const std::exception&) {
+        more = false;  // the partition's own prove meets the fault and reports it
+      }
+    }
+    lock.lock();
+    if (!more) return;
+  }
 }
 
 void Engine::Impl::prove_alone(ProverWorker& w, ProverItem item,
@@ -216,19 +263,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
   if (job->assigned_gpu.empty()) job->assigned_gpu = w.name;
   // A partition above this batch's priority waiting: proved alone now (the batch holds no
   // device memory between its steps).
-  const auto preempt = [&] {
-    for (;;) {
-      const auto it = next_item_for(w);
-      if (it == prover_queue.end() || it->job->priority <= job->priority) return;
-      ProverItem other = take_item(it);
-      if (is_final(other.job->state)) {
-        drop_item(other);
-        continue;
-      }
-      prove_alone(w, std::move(other), lock);
-      switch_circuit(w, s);
-    }
-  };
+  const auto preempt = [&] { preempt_for(w, *job, s, lock); };
   const auto front = [&](ProverItem item) {
     Member m{std::move(item), {}, {}, 0};
     w.current_job = job->id;

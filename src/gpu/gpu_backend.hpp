@@ -50,6 +50,9 @@ struct GpuBackendOptions {
   // Tests: alters a plan that is not all_resident before the proof follows it, to force a
   // fallback (only towards less device memory: host SpMV, two vectors, streamed sections).
   std::function<void(MemoryPlan&)> adjust_plan;
+  // Bytes of bases one warm_step() copies at most: ~0.1 s through the pinned slots at the H200's
+  // 52.7 GB/s, the longest a WinningPoSt waits for the step in progress (tests: smaller).
+  uint64_t warm_step_bytes = uint64_t{4} << 30;
 };
 
 class GpuBackend final : public groth16::ProverBackend {
@@ -62,6 +65,7 @@ class GpuBackend final : public groth16::ProverBackend {
   groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
                        const groth16::ProofRandomness& rand,
                        groth16::ProverTiming* timing) override;
+  bool warm_step(const groth16::Parameters& params, const groth16::PartitionInput& in) override;
   size_t batch_limit(const groth16::Parameters& params, const groth16::PartitionInput& in) override;
   groth16::MsmSums prove_front(const groth16::Parameters& params, const groth16::PartitionInput& in,
                                groth16::ProverTiming* timing) override;
@@ -105,6 +109,10 @@ class GpuBackend final : public groth16::ProverBackend {
   template <class Curve>
   Jacobian<Curve> msm_resident(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
                                const Fr* d_scalars, size_t n, const uint64_t* d_density);
+  // Copies up to `budget` more bytes of `run` to its cache entry (through the pinned slots),
+  // less what it copied from budget; whether the run was not yet whole. Caller holds mu_.
+  template <class Curve>
+  bool warm_run(BasesCache<Curve>& cache, std::span<const Affine<Curve>> run, uint64_t& budget);
   void activate() const;
   groth16::Proof prove_resident(const groth16::Parameters& params,
                                 const groth16::PartitionInput& in,

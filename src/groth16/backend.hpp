@@ -130,6 +130,16 @@ class ProverBackend {
   virtual Proof prove(const Parameters& params, const PartitionInput& in,
                       const ProofRandomness& rand, ProverTiming* timing) = 0;
 
+  // Readies the device for proofs shaped like `in` by one bounded step (a piece of the proving
+  // key's bases copied to the device); true while steps remain. The engine proves a partition of
+  // a higher priority between two steps, so a 47 GB set's upload is no single wait. Nothing to
+  // ready (the CPU, or a plan that streams the bases anyway): false.
+  virtual bool warm_step(const Parameters& params, const PartitionInput& in) {
+    (void)params;
+    (void)in;
+    return false;
+  }
+
   // How many partitions shaped like `in` this backend proves best as one batch (prove_front,
   // then aux_msm); 1: one at a time through prove(), nothing to gain by batching.
   virtual size_t batch_limit(const Parameters& params, const PartitionInput& in) {

@@ -32,6 +32,7 @@ struct TwoKinds {
   DeviceLog devices;
   std::atomic<bool> never_broken{false};
   ProvePermits permits;
+  WarmSteps warm;
   std::unique_ptr<Engine> engine;
 
   // `held_device`: one fake device ("gpu:0") whose proves wait for permits; else a CPU prover.
@@ -42,7 +43,8 @@ struct TwoKinds {
     if (held_device) {
       c.fake_devices.names = {"gpu:0"};
       c.fake_devices.make = [this](const std::string& name, ThreadPool& pool) {
-        return std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &never_broken, &permits);
+        return std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &never_broken, &permits,
+                                            &warm);
       };
     }
     engine = std::make_unique<Engine>(
@@ -54,6 +56,8 @@ struct TwoKinds {
   ~TwoKinds() {
     gates.open_all();
     permits.open();
+    warm.remaining = 0;
+    warm.permits.open();
     engine.reset();
   }
   std::string submit(const std::string& tag, ProofKind kind, Priority priority,
@@ -184,6 +188,34 @@ TEST(EngineCritical, TheWaitForABusyProverIsQueueTime) {
   ASSERT_EQ(r.state, JobState::kCompleted) << r.error_message;
   expect_phases_add_up(r);
   EXPECT_GE(r.timings.gpu_compute_ms, static_cast<uint64_t>(held_ms));
+  EXPECT_EQ(h.devices.attempts("gpu:0"), 2);
+}
+
+// A device that readies itself by steps (warm_step: the bases uploaded a piece at a time) proves
+// a WinningPoSt that arrives during them before its next step. On the H200 (2026-12-04) a
+// WinningPoSt waited 6,052 ms in the queue behind the one prove of a PoRep partition that
+// uploaded the 47 GB set.
+TEST(EngineCritical, AWinningPoStIsProvedBetweenTwoWarmSteps) {
+  TwoKinds h(1, /*held_device=*/true);
+  h.permits.open();
+  h.warm.remaining = 1000000;  // steps until the test ends them
+  const std::string porep = h.porep("R", Priority::kNormal, "1,0");
+  ASSERT_TRUE(h.warm.permits.wait_waiting(1));  // R's partition readies gpu:0, in a step
+  const std::string winning = h.winning("W");
+  ASSERT_TRUE(wait_until([&] { return h.queued_for_a_prover() == 1; }));  // W's, synthesized
+  h.warm.permits.grant(1);  // that step ends: W goes before the next
+  const JobResult w = h.wait(winning);
+  ASSERT_EQ(w.state, JobState::kCompleted) << w.error_message;
+  expect_phases_add_up(w);
+  EXPECT_EQ(verifying_proofs(w), 1u);
+  ASSERT_TRUE(h.warm.permits.wait_waiting(1));  // R readies the device again
+  EXPECT_EQ(h.devices.attempts("gpu:0"), 1);    // W's prove alone
+  EXPECT_FALSE(h.done(porep));
+  h.warm.remaining = 0;
+  h.warm.permits.open();
+  const JobResult r = h.wait(porep);
+  ASSERT_EQ(r.state, JobState::kCompleted) << r.error_message;
+  expect_phases_add_up(r);
   EXPECT_EQ(h.devices.attempts("gpu:0"), 2);
 }
 

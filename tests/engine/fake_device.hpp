@@ -69,20 +69,34 @@ class ProvePermits {
   bool open_ = false;
 };
 
+// Warm steps a fake device reports (ProverBackend::warm_step): each waits for a permit, and the
+// first `remaining` of them say more steps follow.
+struct WarmSteps {
+  ProvePermits permits;
+  std::atomic<int> remaining{0};
+};
+
 // A device in name: the CPU backend, `delay` slower per partition, failing every prove while
 // `broken` is set (as a device with a sticky CUDA error does), each prove waiting for a permit
-// when given `permits`.
+// when given `permits`, readying itself by `warm` steps when given them.
 class FakeDevice final : public groth16::ProverBackend {
  public:
   FakeDevice(std::string name, ThreadPool& pool, DeviceLog* log, std::chrono::milliseconds delay,
-             const std::atomic<bool>* broken, ProvePermits* permits = nullptr)
+             const std::atomic<bool>* broken, ProvePermits* permits = nullptr,
+             WarmSteps* warm = nullptr)
       : name_(std::move(name)),
         cpu_(pool),
         log_(log),
         delay_(delay),
         broken_(broken),
-        permits_(permits) {}
+        permits_(permits),
+        warm_(warm) {}
   std::string name() const override { return "fake " + name_; }
+  bool warm_step(const groth16::Parameters&, const groth16::PartitionInput&) override {
+    if (warm_ == nullptr || warm_->remaining.load() <= 0) return false;
+    warm_->permits.acquire();
+    return warm_->remaining.fetch_sub(1) > 0;
+  }
   groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
                        const groth16::ProofRandomness& rand,
                        groth16::ProverTiming* timing) override {
@@ -119,6 +133,7 @@ class FakeDevice final : public groth16::ProverBackend {
   std::chrono::milliseconds delay_;
   const std::atomic<bool>* broken_;
   ProvePermits* permits_;
+  WarmSteps* warm_;
 };
 
 }  // namespace cuzk::engine::test

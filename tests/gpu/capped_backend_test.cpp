@@ -97,6 +97,29 @@ TEST_F(CappedGpuProof, UnderTheResidentPeakTheBasesStreamAndTheBytesAreTheCpus) 
   EXPECT_EQ(p.chunk_scalars, 256u);
 }
 
+// Uncapped, the bases reach the device by warm steps of 4 KiB (copied a piece at a time through
+// the pinned slots, as the engine's steps between which a WinningPoSt may run); the proof that
+// follows has the CPU's bytes. A capped plan streams its bases: no steps.
+TEST_F(CappedGpuProof, WarmStepsCopyTheBasesByPiecesAndTheBytesAreTheCpus) {
+  GpuBackendOptions o = options(0, kMaxChunkScalars);
+  o.warm_step_bytes = 4096;
+  GpuBackend gpu(0, o);
+  const uint64_t bases =
+      (params_.h.size() + params_.l.size() + params_.a.size() + params_.b_g1.size()) *
+          sizeof(G1Affine) +
+      params_.b_g2.size() * sizeof(G2Affine);
+  size_t steps = 0;
+  while (gpu.warm_step(params_, input()))
+    ASSERT_LT(++steps, 1000000u);
+  EXPECT_GE(steps, bases / 4096);
+  EXPECT_GE(gpu.h2d_bytes(), bases);
+  const groth16::ProofRandomness r = randomness(13);
+  EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input(), r, nullptr)), cpu_proof(r));
+  EXPECT_FALSE(gpu.warm_step(params_, input()));
+  GpuBackend capped(0, options(resident_ - 1));
+  EXPECT_FALSE(capped.warm_step(params_, input()));
+}
+
 TEST_F(CappedGpuProof, JustAboveTheSmallestWorkingSet) {
   // Bisect the smallest cap the plan accepts, then prove there.
   uint64_t lo = 1, hi = resident_;
