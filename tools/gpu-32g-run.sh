@@ -193,7 +193,7 @@ post_bench() {  # post-bench options...
     > "$OUT/gpu.csv" 2>&1 &
   local smi=$!
   OUT=$OUT WORK=$WORK/post timeout 420 tools/post-bench.sh --bin "$B" --backend "${BACKEND:-gpu}" \
-    --params "$WORK/params" --pce "$WORK/pce" --no-subgroup-check "$@" 2>&1 |
+    --params "$WORK/params" --pce "${PCE_DIR:-$WORK/pce}" --no-subgroup-check "$@" 2>&1 |
     tee "$OUT/post-bench.log" | tail -n 30
   kill $smi 2>/dev/null
   sort -t, -k2 -n "$OUT/gpu.csv" | tail -1 | sed 's/^/peak GPU memory sample: /' | tee -a "$OUT/summary.txt"
@@ -203,10 +203,14 @@ if [[ "${1:-}" == "wpost" ]]; then
   machine
   identical winning-2k post params --proof winning --sector-size 2KiB --seed "cuzk h200"
   identical wpost-2k post params --proof window --sector-size 2KiB --seed "cuzk h200"
-  [[ -n "${KEEP_PARAMS:-}" ]] || { rm -rf "$WORK/params" "$WORK/pce"
+  # The 32 GiB set (60.8 GB) and its recording (8.4 GB) are past the device's 64 GiB disk
+  # together (2026-12-04): the recording goes to memory (/dev/shm) there.
+  PCE_DIR=${PCE_DIR:-$WORK/pce}
+  [[ $SIZE == 32GiB && -d /dev/shm && $PCE_DIR == "$WORK/pce" ]] && PCE_DIR=/dev/shm/cuzk-pce
+  [[ -n "${KEEP_PARAMS:-}" ]] || { rm -rf "$WORK/params" "$WORK/pce" "$PCE_DIR"
   run params-wpost-$SHORT 330 "$B/cuzk" post params --proof window --sector-size "$SIZE" --backend "${PARAMS_BACKEND:-gpu}" \
-    --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 wpost-$SHORT" || exit 1; }
-  ls -la "$WORK/params" "$WORK/pce" >> "$OUT/summary.txt"; df -h "$WORK" >> "$OUT/summary.txt"
+    --out "$WORK/params" --pce-dir "$PCE_DIR" --seed "cuzk h200 wpost-$SHORT" || exit 1; }
+  ls -la "$WORK/params" "$PCE_DIR" >> "$OUT/summary.txt"; df -h "$WORK" >> "$OUT/summary.txt"
   post_bench --kind window --sector-size "$SIZE" --count "${COUNT:-3}" --memory-limit "${LIMIT:-0}"
   exit 0
 fi
