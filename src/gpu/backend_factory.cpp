@@ -82,8 +82,12 @@ void require_backend(std::string_view kind) {
     throw NoGpuError("backend " + std::string(kind) +
                      ": this cuzk was built without CUDA (configure with CUZK_CUDA=ON)");
   }
-  const int gpus[] = {ordinal};
   try {
+    if (kind == "gpu") {  // any device: none is "no CUDA device found"
+      plan_provers("gpu", {});
+      return;
+    }
+    const int gpus[] = {ordinal};
     plan_provers("gpu", gpus);
   } catch (const NoGpuError&) {
     throw;
