@@ -139,7 +139,7 @@ uint64_t Engine::Impl::partition_reservation(const LoadedSrs& s) const {
 void Engine::Impl::finish(const std::shared_ptr<Job>& job, JobState state,
                           const std::string& error) {
   if (is_final(job->state)) return;
-  job->state = state;
+  advance(*job, final_stage(state));
   job->finished = Clock::now();
   job->result.state = state;
   job->result.error_message = error;
@@ -168,7 +168,7 @@ void Engine::Impl::finish(const std::shared_ptr<Job>& job, JobState state,
   job->request = ProofRequest{};  // the payload is not needed any more
   drop_payload(job->payload_bytes, job->spool_file);
   scheduler.remove(job);
-  if (job->in_flight == 0) release_job_resources(job);
+  if (job->in_flight == 0) job->release_resources();
 
   metrics.add("cuzk_proofs_total", {{"kind", job->kind_label}, {"outcome", job_state_name(state)}},
               1);
@@ -195,12 +195,6 @@ void Engine::Impl::drop_payload(uint64_t& bytes, std::filesystem::path& spool_fi
     spool_file.clear();
     --spooled;
   }
-}
-
-void Engine::Impl::release_job_resources(const std::shared_ptr<Job>& job) {
-  job->work.reset();
-  job->srs.reset();
-  job->resident.reset();
 }
 
 void Engine::Impl::drop_expired(Clock::time_point now) {
@@ -336,7 +330,7 @@ void Engine::Impl::resume_spooled() {
     say("job_resumed", job->id + " (request_id \"" + job->request_id + "\", " + job->kind_label +
                            ") from " + l.file.string());
     if (!error.empty()) {
-      fail(job, error);
+      finish(job, JobState::kFailed, error);
     } else {
       scheduler.submit(job);
     }
@@ -387,7 +381,7 @@ SubmitResult Engine::submit(ProofRequest request) {
   m.jobs[job->id] = job;
   if (!job->request_id.empty()) m.by_request_id[job->request_id] = job->id;
   if (!error.empty()) {
-    m.fail(job, error);
+    m.finish(job, JobState::kFailed, error);
     return {job->id, 0, "", false};
   }
   if (m.payload_cap == 0 || m.payload_in_memory + payload <= m.payload_cap) {
@@ -417,7 +411,7 @@ SubmitResult Engine::submit(ProofRequest request) {
     lock.lock();
     job->spool_file = file;
     if (file.empty()) --m.spooled;  // nothing was written
-    if (!spool_error.empty()) m.fail(job, spool_error);
+    if (!spool_error.empty()) m.finish(job, JobState::kFailed, spool_error);
     if (is_final(job->state)) {  // failed, or cancelled meanwhile (finish dropped nothing yet)
       m.drop_payload(job->payload_bytes, job->spool_file);
       return {job->id, 0, "", false};
@@ -462,7 +456,7 @@ CancelResult Engine::cancel(const std::string& job_id) {
   if (it == m.jobs.end()) return {false, false};
   const std::shared_ptr<Job> job = it->second;
   if (is_final(job->state)) return {true, false};
-  const bool running = job->released;
+  const bool running = job->stage != JobStage::kQueued;  // released with its batch
   m.finish(job, JobState::kCancelled, running ? "cancelled while running" : "cancelled");
   m.queue_cv.notify_all();
   return {true, running};

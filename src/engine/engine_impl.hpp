@@ -21,6 +21,7 @@
 #include "engine/job.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
+#include "engine/partition_ticket.hpp"
 #include "engine/payload_spool.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/srs_manager.hpp"
@@ -127,14 +128,13 @@ struct Engine::Impl {
   // witness for a device prover (reserved at its bound, one Fr per variable, and settled on the
   // real size once synthesized), the classic working set otherwise.
   uint64_t partition_reservation(const LoadedSrs& s) const;
-  void finish(const std::shared_ptr<Job>& job, JobState state, const std::string& error);  // mu
-  void fail(const std::shared_ptr<Job>& job, const std::string& error) {                   // mu
-    finish(job, JobState::kFailed, error);
-  }
+  // `job` ends in `state` (kCompleted, kFailed or kCancelled; nothing when it is final already):
+  // its result, counts and metrics; its resources are released once no partition of it is in
+  // the pipeline (caller holds mu).
+  void finish(const std::shared_ptr<Job>& job, JobState state, const std::string& error);
   // The payload accounting of a request that is gone (caller holds mu).
   void drop_payload(uint64_t& bytes, std::filesystem::path& spool_file);
-  void release_job_resources(const std::shared_ptr<Job>& job);  // mu
-  void drop_expired(Clock::time_point now);                     // mu
+  void drop_expired(Clock::time_point now);  // mu
 
   // ---- pipeline.cpp: the workers ----
   struct Task {
@@ -145,7 +145,7 @@ struct Engine::Impl {
     ProofRequest request;
     std::filesystem::path spool_file;
     uint64_t payload_bytes = 0;
-    unsigned partition = 0;
+    PartitionTicket ticket;  // a partition: its place in the pipeline
   };
   std::deque<Task> prepare_queue;  // mu
   bool next_task(Task* task, std::optional<Clock::time_point>* deadline,
@@ -160,9 +160,8 @@ struct Engine::Impl {
   // circuit finished), then ask whether to give up. Called without any lock held.
   bool reclaim_or(uint64_t bytes, const std::function<bool()>& abandon);
   void run_prepare(Task& task);
-  // A partition task ends here without a prover: drop it, finishing cleanup of a final job.
-  void partition_abandoned(const std::shared_ptr<Job>& job);
-  void run_partition(const std::shared_ptr<Job>& job, unsigned k, const std::string& lane);
+  // Synthesizes the ticket's partition into the prover queue (or it leaves the pipeline).
+  void run_partition(PartitionTicket ticket, const std::string& lane);
 
   // Whether a prover other than `w` still takes partitions (caller holds mu).
   bool another_in_rotation(const ProverWorker& w) const;
@@ -199,8 +198,6 @@ struct Engine::Impl {
   void prover_loop(ProverWorker& w);
   // The queue's item at `it`, removed (caller holds mu).
   ProverItem take_item(std::deque<ProverItem>::iterator it);
-  // An item of a final job leaves the pipeline unproved (caller holds mu).
-  void drop_item(ProverItem& item);
   // One SRS on a device: a partition of another circuit drops the previous device copy.
   void switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref);
   // The backend's batch_limit for item's circuit (1 for a partition without a recording).

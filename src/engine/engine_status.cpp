@@ -176,7 +176,7 @@ EngineActivity Engine::activity(double window_s) const {
     const auto add = [&](const std::shared_ptr<Job>& j, bool released) {
       ActiveJob x{j->id,     j->kind_label, j->sector_size,     j->priority,
                   "pending", j->partitions, j->done_partitions, m.history.seconds(j->submitted)};
-      if (released) x.state = j->prepared ? "running" : "preparing";
+      if (released) x.state = j->stage == JobStage::kPrepared ? "running" : "preparing";
       ++(released ? depth[j->priority].running : depth[j->priority].pending);
       a.active_jobs.push_back(std::move(x));
     };

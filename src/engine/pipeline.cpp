@@ -44,14 +44,11 @@ bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadl
   const auto next = scheduler.next(Clock::now(), stopping, deadline,
                                    prover_queue.size() + partitions_synthesizing < ahead, take);
   if (!next) return false;
-  if (!next->prepare) {
-    ++partitions_synthesizing;
-    ++next->job->synthesizing;
-  }
   task->job = next->job;
   task->prepare = next->prepare;
-  task->partition = next->partition;
-  if (next->prepare) {
+  if (!next->prepare) {
+    task->ticket = PartitionTicket(next->job, next->partition, &partitions_synthesizing);
+  } else {
     task->request = std::move(next->job->request);
     task->spool_file = std::exchange(next->job->spool_file, {});
     task->payload_bytes = std::exchange(next->job->payload_bytes, 0);
@@ -112,7 +109,7 @@ void Engine::Impl::synthesis_loop(const std::string& lane, bool critical_lane) {
       run_prepare(task);  // CRITICAL, or the preparer is busy: this worker prepares
       span.succeeded();
     } else {
-      run_partition(task.job, task.partition, lane);
+      run_partition(std::move(task.ticket), lane);
     }
     lock.lock();
     if (critical_lane) critical_lane_busy = false;
@@ -205,9 +202,8 @@ void Engine::Impl::run_prepare(Task& task) {
   request = ProofRequest{};
   std::lock_guard<std::mutex> lock(mu);
   drop_payload(task.payload_bytes, task.spool_file);
-  job->preparing = false;
   if (!error.empty()) {
-    fail(job, error);
+    finish(job, JobState::kFailed, error);
     return;
   }
   if (is_final(job->state)) return;  // cancelled meanwhile
@@ -216,27 +212,19 @@ void Engine::Impl::run_prepare(Task& task) {
   job->resident = std::move(resident);
   job->partitions = job->work->partitions();
   job->partition_proofs.assign(job->partitions, {});
-  job->prepared = true;
+  advance(*job, JobStage::kPrepared);
   work_cv.notify_all();
 }
 
-void Engine::Impl::partition_abandoned(const std::shared_ptr<Job>& job) {
-  std::lock_guard<std::mutex> lock(mu);
-  --partitions_synthesizing;
-  --job->synthesizing;
-  if (--job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
-}
-
-void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
-                                 const std::string& lane) {
+void Engine::Impl::run_partition(PartitionTicket ticket, const std::string& lane) {
+  const std::shared_ptr<Job> job = ticket.job();
+  const unsigned k = ticket.index();
   std::shared_ptr<const PreparedJob> work;
   std::shared_ptr<SrsLease> lease;
   {
     std::lock_guard<std::mutex> lock(mu);
     if (is_final(job->state)) {
-      --partitions_synthesizing;
-      --job->synthesizing;
-      if (--job->in_flight == 0) release_job_resources(job);
+      ticket.leave();
       return;
     }
     work = job->work;
@@ -248,10 +236,12 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   };
   const uint64_t bytes = partition_reservation(**lease);
   if (!budget.reserve(bytes, [&] { return reclaim_or(bytes, abandon); })) {
-    partition_abandoned(job);
+    std::lock_guard<std::mutex> lock(mu);
+    ticket.leave();
     return;
   }
-  ProverItem item{job, lease, k, nullptr, Reservation(&budget, bytes), {}, {}};
+  ticket.memory() = Reservation(&budget, bytes);
+  ProverItem item{job, lease, k, nullptr, std::move(ticket), {}, {}};
   auto span = history.open(lane, *job, static_cast<int>(k), "witness");
   const auto t0 = Clock::now();
   try {
@@ -259,14 +249,11 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
     const LoadedSrs& s = **lease;
     item.partition = synthesize_partition(work->partition(k), s.pce.get(), s.shape, pool_for(*job));
     if (item.partition->witness && gpu_provers)
-      item.reservation.shrink_to(item.partition->witness->bytes());
+      item.ticket.memory().shrink_to(item.partition->witness->bytes());
   } catch (const std::exception& e) {
     std::lock_guard<std::mutex> lock(mu);
-    --partitions_synthesizing;
-    --job->synthesizing;
-    --job->in_flight;
-    fail(job, "partition " + std::to_string(k) + " synthesis: " + e.what());
-    if (job->in_flight == 0) release_job_resources(job);
+    finish(job, JobState::kFailed, "partition " + std::to_string(k) + " synthesis: " + e.what());
+    item.ticket.leave();
     return;
   }
   const auto t1 = Clock::now();
@@ -275,10 +262,9 @@ void Engine::Impl::run_partition(const std::shared_ptr<Job>& job, unsigned k,
   metrics.observe("cuzk_partition_phase_seconds",
                   {{"kind", job->kind_label}, {"phase", "synthesis"}}, synth_s);
   std::lock_guard<std::mutex> lock(mu);
-  --partitions_synthesizing;  // its place in the lookahead was taken when it was handed out
-  --job->synthesizing;
+  item.ticket.synthesized();  // its place in the lookahead was taken when it was handed out
   if (is_final(job->state)) {
-    if (--job->in_flight == 0) release_job_resources(job);
+    item.ticket.leave();
     work_cv.notify_all();
     return;
   }

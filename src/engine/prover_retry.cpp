@@ -102,8 +102,8 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
   // A device prover's partition holds only its compact witness; the CPU needs the classic
   // working set. Taken if it is there now (waiting here could wait on this very worker).
   const uint64_t need = (*item.srs)->partition_working_set;
-  if (need > item.reservation.bytes()) {
-    const uint64_t extra = need - item.reservation.bytes();
+  if (need > item.ticket.memory().bytes()) {
+    const uint64_t extra = need - item.ticket.memory().bytes();
     if (!budget.try_reserve(extra)) {
       a.verify_failed = false;
       a.error = "no memory for the CPU fallback now (" + std::to_string(extra >> 20) +
@@ -111,7 +111,7 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
       note_failure(item, "cpu", a, nullptr);
       return false;
     }
-    item.reservation.merge(Reservation(&budget, extra));
+    item.ticket.memory().merge(Reservation(&budget, extra));
   }
   a = prove_once(*cpu_fallback, item);
   if (!a.ok()) note_failure(item, "cpu (fallback)", a, nullptr);
