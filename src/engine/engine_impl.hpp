@@ -1,6 +1,8 @@
-// Engine::Impl: the engine's state and its parts, shared by engine.cpp (the public calls and job
-// completion), pipeline.cpp (the synthesis and prover workers) and engine_status.cpp (status and
-// metrics). Internal to the engine.
+// Engine::Impl: the engine's state and its stages, one file each: engine.cpp (the job table: the
+// public calls and job completion), preparer.cpp, synthesizer.cpp, prover_worker.cpp and
+// prover_retry.cpp (the prover pool), pipeline.cpp (the stages' threads started and stopped),
+// engine_status.cpp (status and metrics). A job's life: job_lifecycle.hpp; a partition's place
+// in the pipeline: partition_ticket.hpp. Internal to the engine.
 #pragma once
 
 #include <condition_variable>
@@ -136,7 +138,7 @@ struct Engine::Impl {
   void drop_payload(uint64_t& bytes, std::filesystem::path& spool_file);
   void drop_expired(Clock::time_point now);  // mu
 
-  // ---- pipeline.cpp: the workers ----
+  // ---- the work a lane takes from the scheduler ----
   struct Task {
     std::shared_ptr<Job> job;
     bool prepare = false;
@@ -148,21 +150,28 @@ struct Engine::Impl {
     PartitionTicket ticket;  // a partition: its place in the pipeline
   };
   std::deque<Task> prepare_queue;  // mu
-  bool next_task(Task* task, std::optional<Clock::time_point>* deadline,
-                 Scheduler::Take take);  // mu
-  void prepare_loop();
+
+  // ---- pipeline.cpp: the stages' threads ----
   void start();
   void stop_threads();
-  // A synthesis worker on `lane` ("synth:<n>"), or the critical lane.
-  void synthesis_loop(const std::string& lane, bool critical_lane);
-  ThreadPool& pool_for(const Job& job);  // critical_pool for CRITICAL jobs, else pool
+
+  // ---- preparer.cpp ----
+  void prepare_loop();
   // A wait for memory: evict parameters that became unreferenced meanwhile (jobs of another
   // circuit finished), then ask whether to give up. Called without any lock held.
   bool reclaim_or(uint64_t bytes, const std::function<bool()>& abandon);
   void run_prepare(Task& task);
+
+  // ---- synthesizer.cpp ----
+  bool next_task(Task* task, std::optional<Clock::time_point>* deadline,
+                 Scheduler::Take take);  // mu
+  // A synthesis worker on `lane` ("synth:<n>"), or the critical lane.
+  void synthesis_loop(const std::string& lane, bool critical_lane);
+  ThreadPool& pool_for(const Job& job);  // critical_pool for CRITICAL jobs, else pool
   // Synthesizes the ticket's partition into the prover queue (or it leaves the pipeline).
   void run_partition(PartitionTicket ticket, const std::string& lane);
 
+  // ---- prover_retry.cpp: a partition proved alone, with its retries ----
   // Whether a prover other than `w` still takes partitions (caller holds mu).
   bool another_in_rotation(const ProverWorker& w) const;
   // `w` failed kOutOfRotationAfter attempts in a row: out of rotation if another prover is in
@@ -171,7 +180,7 @@ struct Engine::Impl {
   // The next item for `w` (highest priority, then oldest; not one waiting for another worker),
   // or prover_queue.end() (caller holds mu).
   std::deque<ProverItem>::iterator next_item_for(const ProverWorker& w);
-  // One prove of `item` on `backend`, self-verified: the proof bytes, or the error.
+  // One prove of a partition, self-verified: the proof bytes, or the error.
   struct Attempt {
     std::vector<uint8_t> proof;
     std::string error;
@@ -181,7 +190,6 @@ struct Engine::Impl {
     Clock::time_point started, verify_started, verify_ended;
     bool ok() const { return error.empty(); }
   };
-  Attempt prove_once(groth16::ProverBackend& backend, const ProverItem& item);
   // r, s for a proof of `item` (the OS CSPRNG unless a test fixed them).
   groth16::ProofRandomness randomness_for(const ProverItem& item) const;
   // Proves `item` on `w` with the retries: the same backend once, then another worker in
