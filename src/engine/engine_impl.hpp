@@ -21,6 +21,7 @@
 #include "engine/engine.hpp"
 #include "engine/event_history.hpp"
 #include "engine/job.hpp"
+#include "engine/job_table.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
 #include "engine/partition_ticket.hpp"
@@ -69,20 +70,13 @@ struct Engine::Impl {
   std::condition_variable work_cv;   // synthesis workers: a task or a batch deadline
   std::condition_variable done_cv;   // awaiters: a job became final
   std::condition_variable queue_cv;  // prover queue: item pushed / popped
-  std::map<std::string, std::shared_ptr<Job>> jobs;
-  std::map<std::string, std::string> by_request_id;
+  JobTable jobs;
   Scheduler scheduler;
   std::deque<ProverItem> prover_queue;
   // Partitions handed to synthesis workers and not yet in (or dropped before) the prover queue:
   // with the queue they make up the lookahead that next_task keeps to synthesis_lookahead.
   size_t partitions_synthesizing = 0;
-  // Job ids are "job-<tag>-<n>": the tag is random per engine, so a restarted daemon never hands
-  // out an id a client of the dead one may still await (it would get another job's proof).
-  std::string job_id_prefix;
-  uint64_t next_job_number = 0;
   bool accepting = true, stopping = false, cancel_on_stop = false;
-  uint64_t completed = 0, failed = 0, cancelled = 0;
-  std::map<std::string, uint64_t> completed_by_kind, failed_by_kind;  // by kind_label
   // Queued payloads in memory, bounded by payload_cap (a share reserved from the budget); the
   // rest wait in the spool.
   uint64_t payload_cap = 0, payload_in_memory = 0, spooled = 0;
@@ -136,7 +130,6 @@ struct Engine::Impl {
   void finish(const std::shared_ptr<Job>& job, JobState state, const std::string& error);
   // The payload accounting of a request that is gone (caller holds mu).
   void drop_payload(uint64_t& bytes, std::filesystem::path& spool_file);
-  void drop_expired(Clock::time_point now);  // mu
 
   // ---- the work a lane takes from the scheduler ----
   struct Task {
