@@ -5,11 +5,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
-#include <random>
 #include <tuple>
 #include <utility>
 
@@ -139,7 +137,7 @@ uint64_t Engine::Impl::partition_reservation(const LoadedSrs& s) const {
 void Engine::Impl::finish(const std::shared_ptr<Job>& job, JobState state,
                           const std::string& error) {
   if (is_final(job->state)) return;
-  job->state = state;
+  advance(*job, final_stage(state));
   job->finished = Clock::now();
   job->result.state = state;
   job->result.error_message = error;
@@ -156,19 +154,13 @@ void Engine::Impl::finish(const std::shared_ptr<Job>& job, JobState state,
   if (state == JobState::kCompleted) {
     for (const auto& p : job->partition_proofs)
       job->result.proof.insert(job->result.proof.end(), p.begin(), p.end());
-    ++completed;
-    ++completed_by_kind[job->kind_label];
-  } else if (state == JobState::kFailed) {
-    ++failed;
-    ++failed_by_kind[job->kind_label];
-  } else {
-    ++cancelled;
   }
+  jobs.count_final(*job);
   job->partition_proofs.clear();
   job->request = ProofRequest{};  // the payload is not needed any more
   drop_payload(job->payload_bytes, job->spool_file);
   scheduler.remove(job);
-  if (job->in_flight == 0) release_job_resources(job);
+  if (job->in_flight == 0) job->release_resources();
 
   metrics.add("cuzk_proofs_total", {{"kind", job->kind_label}, {"outcome", job_state_name(state)}},
               1);
@@ -197,35 +189,10 @@ void Engine::Impl::drop_payload(uint64_t& bytes, std::filesystem::path& spool_fi
   }
 }
 
-void Engine::Impl::release_job_resources(const std::shared_ptr<Job>& job) {
-  job->work.reset();
-  job->srs.reset();
-  job->resident.reset();
-}
-
-void Engine::Impl::drop_expired(Clock::time_point now) {
-  const auto ttl = std::chrono::seconds(config.finished_job_ttl_s);
-  for (auto it = jobs.begin(); it != jobs.end();) {
-    const Job& j = *it->second;
-    if (is_final(j.state) && now - j.finished > ttl) {
-      if (!j.request_id.empty()) by_request_id.erase(j.request_id);
-      it = jobs.erase(it);
-    } else {
-      ++it;
-    }
-  }
-}
-
 Engine::Engine(EngineConfig config) : Engine(std::move(config), default_handlers()) {}
 
 Engine::Engine(EngineConfig config, std::vector<std::shared_ptr<const CircuitHandler>> handlers)
     : impl_(std::make_unique<Impl>(std::move(config), std::move(handlers))) {
-  {
-    std::random_device os;  // 32 bits: two engines share a tag with odds 2^-32
-    char tag[16];
-    std::snprintf(tag, sizeof tag, "job-%08x-", static_cast<unsigned>(os()));
-    impl_->job_id_prefix = tag;
-  }
   impl_->start();
   impl_->resume_spooled();
 }
@@ -311,7 +278,7 @@ void Engine::Impl::resume_spooled() {
   std::lock_guard<std::mutex> lock(mu);
   for (size_t i = 0; i < left.size(); ++i) {
     PayloadSpool::Leftover& l = left[i];
-    if (!l.error.empty() || jobs.count(l.job_id) != 0) {
+    if (!l.error.empty() || jobs.find(l.job_id) != nullptr) {
       say("spool_unreadable", l.file.string() + ": " +
                                   (l.error.empty() ? "a second file for this job id" : l.error) +
                                   "; removed");
@@ -331,12 +298,11 @@ void Engine::Impl::resume_spooled() {
     job->spool_file = l.file;
     job->request_digest = digests[i];
     ++spooled;
-    jobs[job->id] = job;
-    if (!job->request_id.empty()) by_request_id[job->request_id] = job->id;
+    jobs.add(job);
     say("job_resumed", job->id + " (request_id \"" + job->request_id + "\", " + job->kind_label +
                            ") from " + l.file.string());
     if (!error.empty()) {
-      fail(job, error);
+      finish(job, JobState::kFailed, error);
     } else {
       scheduler.submit(job);
     }
@@ -367,11 +333,10 @@ SubmitResult Engine::submit(ProofRequest request) {
     throw NotServingError("the engine has no prover: " + m.no_prover_reason);
   if (std::string why = m.refused_on_cpu_fallback(job->circuit_id); !why.empty())
     throw NotServingError(why);
-  m.drop_expired(now);
+  m.jobs.drop_expired(now, std::chrono::seconds(m.config.finished_job_ttl_s));
   if (!job->request_id.empty()) {
-    auto it = m.by_request_id.find(job->request_id);
-    if (it != m.by_request_id.end()) {
-      const Job& earlier = *m.jobs.at(it->second);
+    if (const std::shared_ptr<Job> found = m.jobs.find_request(job->request_id)) {
+      const Job& earlier = *found;
       if (earlier.request_digest != job->request_digest) {
         throw RequestIdConflictError(
             "request_id \"" + job->request_id + "\" is taken by " + earlier.id + " (a " +
@@ -382,12 +347,11 @@ SubmitResult Engine::submit(ProofRequest request) {
       return {earlier.id, 0, earlier.assigned_gpu, true};
     }
   }
-  job->id = m.job_id_prefix + std::to_string(++m.next_job_number);
+  job->id = m.jobs.next_id();
   job->result.job_id = job->id;
-  m.jobs[job->id] = job;
-  if (!job->request_id.empty()) m.by_request_id[job->request_id] = job->id;
+  m.jobs.add(job);
   if (!error.empty()) {
-    m.fail(job, error);
+    m.finish(job, JobState::kFailed, error);
     return {job->id, 0, "", false};
   }
   if (m.payload_cap == 0 || m.payload_in_memory + payload <= m.payload_cap) {
@@ -417,7 +381,7 @@ SubmitResult Engine::submit(ProofRequest request) {
     lock.lock();
     job->spool_file = file;
     if (file.empty()) --m.spooled;  // nothing was written
-    if (!spool_error.empty()) m.fail(job, spool_error);
+    if (!spool_error.empty()) m.finish(job, JobState::kFailed, spool_error);
     if (is_final(job->state)) {  // failed, or cancelled meanwhile (finish dropped nothing yet)
       m.drop_payload(job->payload_bytes, job->spool_file);
       return {job->id, 0, "", false};
@@ -432,15 +396,14 @@ std::optional<JobResult> Engine::await(const std::string& job_id,
                                        std::chrono::milliseconds timeout) {
   Impl& m = *impl_;
   std::unique_lock<std::mutex> lock(m.mu);
-  auto it = m.jobs.find(job_id);
-  if (it == m.jobs.end()) {
+  const std::shared_ptr<Job> job = m.jobs.find(job_id);
+  if (!job) {
     JobResult r;
     r.job_id = job_id;
     r.state = JobState::kFailed;
     r.error_message = "unknown job id \"" + job_id + "\"";
     return r;
   }
-  const std::shared_ptr<Job> job = it->second;
   const auto final = [&] { return is_final(job->state); };
   if (timeout.count() <= 0) {
     m.done_cv.wait(lock, final);
@@ -452,17 +415,16 @@ std::optional<JobResult> Engine::await(const std::string& job_id,
 
 bool Engine::has_job(const std::string& job_id) const {
   std::lock_guard<std::mutex> lock(impl_->mu);
-  return impl_->jobs.count(job_id) != 0;
+  return impl_->jobs.find(job_id) != nullptr;
 }
 
 CancelResult Engine::cancel(const std::string& job_id) {
   Impl& m = *impl_;
   std::lock_guard<std::mutex> lock(m.mu);
-  auto it = m.jobs.find(job_id);
-  if (it == m.jobs.end()) return {false, false};
-  const std::shared_ptr<Job> job = it->second;
+  const std::shared_ptr<Job> job = m.jobs.find(job_id);
+  if (!job) return {false, false};
   if (is_final(job->state)) return {true, false};
-  const bool running = job->released;
+  const bool running = job->stage != JobStage::kQueued;  // released with its batch
   m.finish(job, JobState::kCancelled, running ? "cancelled while running" : "cancelled");
   m.queue_cv.notify_all();
   return {true, running};

@@ -143,8 +143,11 @@ class Engine {
   void shutdown(bool cancel_running);
   bool accepting() const;
 
- private:
+  // The engine's state and stages (engine_impl.hpp, internal to the engine; named here so that
+  // the stages' tests drive them step by step without the engine's threads).
   struct Impl;
+
+ private:
   std::unique_ptr<Impl> impl_;
 };
 

@@ -1,6 +1,8 @@
-// Engine::Impl: the engine's state and its parts, shared by engine.cpp (the public calls and job
-// completion), pipeline.cpp (the synthesis and prover workers) and engine_status.cpp (status and
-// metrics). Internal to the engine.
+// Engine::Impl: the engine's state and its stages, one file each: engine.cpp (the job table: the
+// public calls and job completion), preparer.cpp, synthesizer.cpp, prover_worker.cpp and
+// prover_retry.cpp (the prover pool), pipeline.cpp (the stages' threads started and stopped),
+// engine_status.cpp (status and metrics). A job's life: job_lifecycle.hpp; a partition's place
+// in the pipeline: partition_ticket.hpp. Internal to the engine.
 #pragma once
 
 #include <condition_variable>
@@ -19,8 +21,10 @@
 #include "engine/engine.hpp"
 #include "engine/event_history.hpp"
 #include "engine/job.hpp"
+#include "engine/job_table.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics.hpp"
+#include "engine/partition_ticket.hpp"
 #include "engine/payload_spool.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/srs_manager.hpp"
@@ -66,20 +70,13 @@ struct Engine::Impl {
   std::condition_variable work_cv;   // synthesis workers: a task or a batch deadline
   std::condition_variable done_cv;   // awaiters: a job became final
   std::condition_variable queue_cv;  // prover queue: item pushed / popped
-  std::map<std::string, std::shared_ptr<Job>> jobs;
-  std::map<std::string, std::string> by_request_id;
+  JobTable jobs;
   Scheduler scheduler;
   std::deque<ProverItem> prover_queue;
   // Partitions handed to synthesis workers and not yet in (or dropped before) the prover queue:
   // with the queue they make up the lookahead that next_task keeps to synthesis_lookahead.
   size_t partitions_synthesizing = 0;
-  // Job ids are "job-<tag>-<n>": the tag is random per engine, so a restarted daemon never hands
-  // out an id a client of the dead one may still await (it would get another job's proof).
-  std::string job_id_prefix;
-  uint64_t next_job_number = 0;
   bool accepting = true, stopping = false, cancel_on_stop = false;
-  uint64_t completed = 0, failed = 0, cancelled = 0;
-  std::map<std::string, uint64_t> completed_by_kind, failed_by_kind;  // by kind_label
   // Queued payloads in memory, bounded by payload_cap (a share reserved from the budget); the
   // rest wait in the spool.
   uint64_t payload_cap = 0, payload_in_memory = 0, spooled = 0;
@@ -127,16 +124,14 @@ struct Engine::Impl {
   // witness for a device prover (reserved at its bound, one Fr per variable, and settled on the
   // real size once synthesized), the classic working set otherwise.
   uint64_t partition_reservation(const LoadedSrs& s) const;
-  void finish(const std::shared_ptr<Job>& job, JobState state, const std::string& error);  // mu
-  void fail(const std::shared_ptr<Job>& job, const std::string& error) {                   // mu
-    finish(job, JobState::kFailed, error);
-  }
+  // `job` ends in `state` (kCompleted, kFailed or kCancelled; nothing when it is final already):
+  // its result, counts and metrics; its resources are released once no partition of it is in
+  // the pipeline (caller holds mu).
+  void finish(const std::shared_ptr<Job>& job, JobState state, const std::string& error);
   // The payload accounting of a request that is gone (caller holds mu).
   void drop_payload(uint64_t& bytes, std::filesystem::path& spool_file);
-  void release_job_resources(const std::shared_ptr<Job>& job);  // mu
-  void drop_expired(Clock::time_point now);                     // mu
 
-  // ---- pipeline.cpp: the workers ----
+  // ---- the work a lane takes from the scheduler ----
   struct Task {
     std::shared_ptr<Job> job;
     bool prepare = false;
@@ -145,25 +140,31 @@ struct Engine::Impl {
     ProofRequest request;
     std::filesystem::path spool_file;
     uint64_t payload_bytes = 0;
-    unsigned partition = 0;
+    PartitionTicket ticket;  // a partition: its place in the pipeline
   };
   std::deque<Task> prepare_queue;  // mu
-  bool next_task(Task* task, std::optional<Clock::time_point>* deadline,
-                 Scheduler::Take take);  // mu
-  void prepare_loop();
+
+  // ---- pipeline.cpp: the stages' threads ----
   void start();
   void stop_threads();
-  // A synthesis worker on `lane` ("synth:<n>"), or the critical lane.
-  void synthesis_loop(const std::string& lane, bool critical_lane);
-  ThreadPool& pool_for(const Job& job);  // critical_pool for CRITICAL jobs, else pool
+
+  // ---- preparer.cpp ----
+  void prepare_loop();
   // A wait for memory: evict parameters that became unreferenced meanwhile (jobs of another
   // circuit finished), then ask whether to give up. Called without any lock held.
   bool reclaim_or(uint64_t bytes, const std::function<bool()>& abandon);
   void run_prepare(Task& task);
-  // A partition task ends here without a prover: drop it, finishing cleanup of a final job.
-  void partition_abandoned(const std::shared_ptr<Job>& job);
-  void run_partition(const std::shared_ptr<Job>& job, unsigned k, const std::string& lane);
 
+  // ---- synthesizer.cpp ----
+  bool next_task(Task* task, std::optional<Clock::time_point>* deadline,
+                 Scheduler::Take take);  // mu
+  // A synthesis worker on `lane` ("synth:<n>"), or the critical lane.
+  void synthesis_loop(const std::string& lane, bool critical_lane);
+  ThreadPool& pool_for(const Job& job);  // critical_pool for CRITICAL jobs, else pool
+  // Synthesizes the ticket's partition into the prover queue (or it leaves the pipeline).
+  void run_partition(PartitionTicket ticket, const std::string& lane);
+
+  // ---- prover_retry.cpp: a partition proved alone, with its retries ----
   // Whether a prover other than `w` still takes partitions (caller holds mu).
   bool another_in_rotation(const ProverWorker& w) const;
   // `w` failed kOutOfRotationAfter attempts in a row: out of rotation if another prover is in
@@ -172,7 +173,7 @@ struct Engine::Impl {
   // The next item for `w` (highest priority, then oldest; not one waiting for another worker),
   // or prover_queue.end() (caller holds mu).
   std::deque<ProverItem>::iterator next_item_for(const ProverWorker& w);
-  // One prove of `item` on `backend`, self-verified: the proof bytes, or the error.
+  // One prove of a partition, self-verified: the proof bytes, or the error.
   struct Attempt {
     std::vector<uint8_t> proof;
     std::string error;
@@ -182,7 +183,6 @@ struct Engine::Impl {
     Clock::time_point started, verify_started, verify_ended;
     bool ok() const { return error.empty(); }
   };
-  Attempt prove_once(groth16::ProverBackend& backend, const ProverItem& item);
   // r, s for a proof of `item` (the OS CSPRNG unless a test fixed them).
   groth16::ProofRandomness randomness_for(const ProverItem& item) const;
   // Proves `item` on `w` with the retries: the same backend once, then another worker in
@@ -199,8 +199,6 @@ struct Engine::Impl {
   void prover_loop(ProverWorker& w);
   // The queue's item at `it`, removed (caller holds mu).
   ProverItem take_item(std::deque<ProverItem>::iterator it);
-  // An item of a final job leaves the pipeline unproved (caller holds mu).
-  void drop_item(ProverItem& item);
   // One SRS on a device: a partition of another circuit drops the previous device copy.
   void switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref);
   // The backend's batch_limit for item's circuit (1 for a partition without a recording).

@@ -107,13 +107,14 @@ EngineStatus Engine::status() const {
       ++queues[j->kind_label].pending;
     for (const auto& j : m.scheduler.released())
       ++queues[j->kind_label].in_progress;
-    s.completed = m.completed;
-    s.completed_by_kind = m.completed_by_kind;
-    s.failed_by_kind = m.failed_by_kind;
+    const JobTable::Counts& ended = m.jobs.counts();
+    s.completed = ended.completed;
+    s.completed_by_kind = ended.completed_by_kind;
+    s.failed_by_kind = ended.failed_by_kind;
     s.queued_payload_bytes = m.payload_in_memory;
     s.spooled_jobs = m.spooled;
-    s.failed = m.failed;
-    s.cancelled = m.cancelled;
+    s.failed = ended.failed;
+    s.cancelled = ended.cancelled;
     s.no_prover_reason = m.no_prover_reason;
     s.backend = m.config.backend;
     s.cpu_fallback_reason = m.cpu_fallback_reason;
@@ -176,7 +177,7 @@ EngineActivity Engine::activity(double window_s) const {
     const auto add = [&](const std::shared_ptr<Job>& j, bool released) {
       ActiveJob x{j->id,     j->kind_label, j->sector_size,     j->priority,
                   "pending", j->partitions, j->done_partitions, m.history.seconds(j->submitted)};
-      if (released) x.state = j->prepared ? "running" : "preparing";
+      if (released) x.state = j->stage == JobStage::kPrepared ? "running" : "preparing";
       ++(released ? depth[j->priority].running : depth[j->priority].pending);
       a.active_jobs.push_back(std::move(x));
     };

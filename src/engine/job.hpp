@@ -1,5 +1,5 @@
-// The engine's job record and the partitions that move through the pipeline: the types the
-// scheduler, the payload spool and the workers share (internal to the engine).
+// The engine's job record: the type the scheduler, the payload spool and the workers share
+// (internal to the engine). Its partitions in the pipeline: partition_ticket.hpp.
 #pragma once
 
 #include <chrono>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "engine/circuit_handler.hpp"
+#include "engine/job_lifecycle.hpp"
 #include "engine/memory_budget.hpp"
-#include "engine/partition_prover.hpp"
 #include "engine/phase_clock.hpp"
 #include "engine/request_digest.hpp"
 #include "engine/srs_manager.hpp"
@@ -52,30 +52,29 @@ struct Job {
   Clock::time_point submitted, started, finished;
   PhaseClock phases;  // where its time goes (result.timings at its end)
 
+  // Where it is in its life (job_lifecycle.hpp), and what that shows a client: both written by
+  // advance() only.
+  JobStage stage = JobStage::kQueued;
   JobState state = JobState::kPending;
-  bool released = false, preparing = false, prepared = false;
   bool flush = false;  // a higher priority job arrived while this one's batch was collecting
   std::shared_ptr<const PreparedJob> work;
   std::shared_ptr<SrsLease> srs;
   Reservation resident;  // the prepared job's bytes
-  unsigned partitions = 0, next_partition = 0, done_partitions = 0, in_flight = 0;
-  unsigned synthesizing = 0;  // partitions handed to synthesis, not yet in the prover queue
+  unsigned partitions = 0, next_partition = 0, done_partitions = 0;
+  // Its partitions in the pipeline (PartitionTicket: handed out and not yet left), and those
+  // of them in synthesis (not yet in the prover queue).
+  unsigned in_flight = 0, synthesizing = 0;
   std::vector<std::vector<uint8_t>> partition_proofs;
   JobResult result;
   std::string assigned_gpu;
-};
 
-// A synthesized partition waiting for a prover, with its memory reservation.
-struct ProverItem {
-  std::shared_ptr<Job> job;
-  std::shared_ptr<SrsLease> srs;
-  unsigned index = 0;
-  std::unique_ptr<SynthesizedPartition> partition;
-  Reservation reservation;
-  // Its failed prove attempts so far ("on gpu:0: <error>"), and, when it waits for a retry on
-  // another worker, the name of the one it failed on (which does not take it again).
-  std::vector<std::string> failures;
-  std::string not_on;
+  // What a prepared job holds (its parsed work, its parameters' lease, their reservation),
+  // given back once it is final and no partition of it is in the pipeline.
+  void release_resources() {
+    work.reset();
+    srs.reset();
+    resident.reset();
+  }
 };
 
 }  // namespace cuzk::engine

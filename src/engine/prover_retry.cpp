@@ -14,45 +14,15 @@
 
 namespace cuzk::engine {
 
-Engine::Impl::Attempt Engine::Impl::prove_once(groth16::ProverBackend& backend,
-                                               const ProverItem& item) {
-  Attempt out;
-  out.started = Clock::now();
-  const LoadedSrs& s = **item.srs;
-  const SynthesizedPartition& p = *item.partition;
-  try {
-    // The engine's injector for the CUDA calls of this prove (this thread only).
-    FaultInjector::Scope scope(faults.get());
-    if (faults) {
-      if (const auto n = faults->hit(FaultSite::kProve))
-        throw InjectedFault("[injected fault prove #" + std::to_string(*n) + "]");
-    }
-    const auto corrupt = [this](groth16::Proof& proof) {
-      if (faults->hit(FaultSite::kCorruptProof)) {
-        // A point moved by the generator: still on the curve and in the subgroup (it encodes
-        // and decodes), but the pairing check fails.
-        proof.a = (G1Jacobian::from_affine(proof.a) + G1Jacobian::generator()).to_affine();
-      }
-    };
-    ProvedPartition proved =
-        prove_partition(backend, s.params, p.witness ? s.pce.get() : nullptr,
-                        config.verify_proofs ? &s.pvk : nullptr, p, randomness_for(item),
-                        faults ? std::function<void(groth16::Proof&)>(corrupt) : nullptr);
-    out.timing = proved.timing;
-    observe_prover_phases(item.job->kind_label, out.timing);
-    out.verify_started = proved.verify_started;
-    out.verify_ended = proved.verify_ended;
-    if (proved.verify_failed) {
-      out.verify_failed = true;
-      out.error = "the proof does not verify against its public inputs";
-      return out;
-    }
-    out.proof = std::move(proved.proof);
-  } catch (const std::exception& e) {
-    out.error = e.what();
-    if (out.error.empty()) out.error = "unknown error";
+void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16::ProverTiming& t) {
+  const std::pair<const char*, double> phases[] = {
+      {"upload", t.upload_s},     {"spmv", t.spmv_s},        {"h_chain", t.quotient_s},
+      {"msm_h", t.msm_h_s},       {"msm_l", t.msm_l_s},      {"msm_a", t.msm_a_s},
+      {"msm_b_g1", t.msm_b_g1_s}, {"msm_b_g2", t.msm_b_g2_s}};
+  for (const auto& [name, s] : phases) {
+    if (s > 0)
+      metrics.observe("cuzk_partition_phase_seconds", {{"kind", kind}, {"phase", name}}, s);
   }
-  return out;
 }
 
 groth16::ProofRandomness Engine::Impl::randomness_for(const ProverItem& item) const {
@@ -76,8 +46,47 @@ void Engine::Impl::note_failure(ProverItem& item, const std::string& where, cons
 
 bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt* result) {
   Attempt& a = *result;
+  // One attempt on `backend`, self-verified: a.proof, or a.error.
+  const auto attempt = [&](groth16::ProverBackend& backend) {
+    a = Attempt{};
+    a.started = Clock::now();
+    const LoadedSrs& s = **item.srs;
+    const SynthesizedPartition& p = *item.partition;
+    try {
+      // The engine's injector for the CUDA calls of this prove (this thread only).
+      FaultInjector::Scope scope(faults.get());
+      if (faults) {
+        if (const auto n = faults->hit(FaultSite::kProve))
+          throw InjectedFault("[injected fault prove #" + std::to_string(*n) + "]");
+      }
+      const auto corrupt = [this](groth16::Proof& proof) {
+        if (faults->hit(FaultSite::kCorruptProof)) {
+          // A point moved by the generator: still on the curve and in the subgroup (it encodes
+          // and decodes), but the pairing check fails.
+          proof.a = (G1Jacobian::from_affine(proof.a) + G1Jacobian::generator()).to_affine();
+        }
+      };
+      ProvedPartition proved =
+          prove_partition(backend, s.params, p.witness ? s.pce.get() : nullptr,
+                          config.verify_proofs ? &s.pvk : nullptr, p, randomness_for(item),
+                          faults ? std::function<void(groth16::Proof&)>(corrupt) : nullptr);
+      a.timing = proved.timing;
+      observe_prover_phases(item.job->kind_label, a.timing);
+      a.verify_started = proved.verify_started;
+      a.verify_ended = proved.verify_ended;
+      if (proved.verify_failed) {
+        a.verify_failed = true;
+        a.error = "the proof does not verify against its public inputs";
+        return;
+      }
+      a.proof = std::move(proved.proof);
+    } catch (const std::exception& e) {
+      a.error = e.what();
+      if (a.error.empty()) a.error = "unknown error";
+    }
+  };
   const auto on_worker = [&] {
-    a = prove_once(*w.backend, item);
+    attempt(*w.backend);
     w.failed_in_a_row = a.ok() ? 0 : w.failed_in_a_row + 1;
     return a.ok();
   };
@@ -102,8 +111,8 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
   // A device prover's partition holds only its compact witness; the CPU needs the classic
   // working set. Taken if it is there now (waiting here could wait on this very worker).
   const uint64_t need = (*item.srs)->partition_working_set;
-  if (need > item.reservation.bytes()) {
-    const uint64_t extra = need - item.reservation.bytes();
+  if (need > item.ticket.memory().bytes()) {
+    const uint64_t extra = need - item.ticket.memory().bytes();
     if (!budget.try_reserve(extra)) {
       a.verify_failed = false;
       a.error = "no memory for the CPU fallback now (" + std::to_string(extra >> 20) +
@@ -111,9 +120,9 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
       note_failure(item, "cpu", a, nullptr);
       return false;
     }
-    item.reservation.merge(Reservation(&budget, extra));
+    item.ticket.memory().merge(Reservation(&budget, extra));
   }
-  a = prove_once(*cpu_fallback, item);
+  attempt(*cpu_fallback);
   if (!a.ok()) note_failure(item, "cpu (fallback)", a, nullptr);
   return false;
 }

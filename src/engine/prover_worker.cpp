@@ -76,7 +76,7 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
       done_cv.wait(lock, [&] { return is_final(item.job->state); });
     }
     if (is_final(item.job->state)) {
-      drop_item(item);
+      item.ticket.leave();
       continue;
     }
     lock.unlock();
@@ -92,16 +92,11 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     }
     warm_device(w, item, lock);
     if (is_final(item.job->state)) {
-      drop_item(item);
+      item.ticket.leave();
       continue;
     }
     prove_alone(w, std::move(item), lock);
   }
-}
-
-void Engine::Impl::drop_item(ProverItem& item) {
-  item.reservation.reset();
-  if (--item.job->in_flight == 0) release_job_resources(item.job);
 }
 
 void Engine::Impl::switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref) {
@@ -119,7 +114,7 @@ void Engine::Impl::preempt_for(ProverWorker& w, const Job& job, const LoadedSrs&
     if (it == prover_queue.end() || it->job->priority <= job.priority) return;
     ProverItem other = take_item(it);
     if (is_final(other.job->state)) {
-      drop_item(other);
+      other.ticket.leave();
       continue;
     }
     prove_alone(w, std::move(other), lock);
@@ -186,10 +181,7 @@ void Engine::Impl::prove_alone(ProverWorker& w, ProverItem item,
 void Engine::Impl::complete_item(ProverWorker& w, ProverItem& item, const Attempt& attempt,
                                  bool requeue, double prove_s) {
   const std::shared_ptr<Job> job = item.job;
-  if (!requeue) {
-    item.partition.reset();
-    item.reservation.reset();
-  }
+  if (!requeue) item.partition.reset();
   w.busy_s += prove_s;
   w.current_job.clear();
   w.current_kind.clear();
@@ -209,14 +201,14 @@ void Engine::Impl::complete_item(ProverWorker& w, ProverItem& item, const Attemp
     queue_cv.notify_all();
     return;
   }
-  --job->in_flight;
+  item.ticket.leave();  // proved or failed (the job's resources stay while it is not final)
   const unsigned k = item.index;
   if (!attempt.ok()) {
     std::string reason = "partition " + std::to_string(k) + " failed " +
                          std::to_string(item.failures.size()) + " times: ";
     for (size_t i = 0; i < item.failures.size(); ++i)
       reason += (i == 0 ? "" : "; then ") + item.failures[i];
-    fail(job, reason);
+    finish(job, JobState::kFailed, reason);
   } else if (!is_final(job->state)) {
     metrics.observe("cuzk_partition_phase_seconds", {{"kind", job->kind_label}, {"phase", "prove"}},
                     prove_s);
@@ -224,7 +216,6 @@ void Engine::Impl::complete_item(ProverWorker& w, ProverItem& item, const Attemp
     job->partition_proofs[k] = std::move(attempt.proof);
     if (++job->done_partitions == job->partitions) finish(job, JobState::kCompleted, "");
   }
-  if (job->in_flight == 0 && is_final(job->state)) release_job_resources(job);
 }
 
 bool Engine::Impl::more_for_batch(const Job& job, const ProverWorker& w) const {
@@ -355,7 +346,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
     for (size_t i = 0; i < batch.size(); ++i) {
       Member& m = batch[i];
       if (is_final(job->state)) {
-        drop_item(m.item);
+        m.item.ticket.leave();
         continue;
       }
       if (!error.empty()) {
@@ -395,11 +386,11 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
     }
   } else {
     for (Member& m : batch)
-      drop_item(m.item);
+      m.item.ticket.leave();
   }
   for (ProverItem& item : alone) {
     if (is_final(item.job->state)) {
-      drop_item(item);
+      item.ticket.leave();
       continue;
     }
     prove_alone(w, std::move(item), lock);

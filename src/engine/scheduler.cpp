@@ -71,7 +71,7 @@ bool Scheduler::try_release(Clock::time_point now, bool stopping,
   }
   for (const auto& j : group) {
     pending_.erase(std::find(pending_.begin(), pending_.end(), j));
-    j->released = true;
+    advance(*j, JobStage::kReleased);
     j->release_seq = next_release_++;
     j->result.batch_size = static_cast<unsigned>(group.size());
     released_.push_back(j);
@@ -86,7 +86,7 @@ bool Scheduler::try_release(Clock::time_point now, bool stopping,
 bool Scheduler::may_start(const Job& j) const {
   if (j.priority == effective_priority(Priority::kCritical)) return true;
   return std::none_of(released_.begin(), released_.end(), [&](const auto& p) {
-    return !is_final(p->state) && p->preparing && p->priority >= j.priority;
+    return p->stage == JobStage::kPreparing && p->priority >= j.priority;
   });
 }
 
@@ -99,10 +99,11 @@ std::shared_ptr<Job> Scheduler::best_released(bool partition_room, Take take) co
   const int critical = effective_priority(Priority::kCritical);
   std::shared_ptr<Job> best;
   for (const auto& j : released_) {
-    if (is_final(j->state) || j->preparing || !takes(take, *j)) continue;
-    if (j->prepared && j->next_partition >= j->partitions) continue;
-    if (j->prepared && !partition_room && j->priority != critical) continue;
-    if (!j->prepared && !may_start(*j)) continue;
+    if (is_final(j->state) || j->stage == JobStage::kPreparing || !takes(take, *j)) continue;
+    const bool prepared = j->stage == JobStage::kPrepared;
+    if (prepared && j->next_partition >= j->partitions) continue;
+    if (prepared && !partition_room && j->priority != critical) continue;
+    if (!prepared && !may_start(*j)) continue;
     if (!best || j->priority > best->priority ||
         (j->priority == best->priority && j->release_seq < best->release_seq)) {
       best = j;
@@ -123,14 +124,12 @@ std::optional<Scheduler::Next> Scheduler::next(Clock::time_point now, bool stopp
   }
   if (!job) return std::nullopt;
   Next n{job, false, 0};
-  if (!job->prepared) {
-    job->preparing = true;
-    job->state = JobState::kRunning;
+  if (job->stage != JobStage::kPrepared) {
+    advance(*job, JobStage::kPreparing);
     job->started = now;
     n.prepare = true;
   } else {
     n.partition = job->next_partition++;
-    ++job->in_flight;
   }
   return n;
 }

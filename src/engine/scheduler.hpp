@@ -34,7 +34,8 @@ class Scheduler {
   uint32_t submit(const std::shared_ptr<Job>& job);
 
   // The next piece of work at `now`: a released job to prepare, or its next partition (the job
-  // is marked: preparing and running, or in_flight + 1). Nullopt when nothing can run; then
+  // moves to JobStage::kPreparing, or on to its next partition: the caller counts that one into
+  // the pipeline with a PartitionTicket). Nullopt when nothing can run; then
   // `deadline` (if given) gets the time a collecting batch will be released, if one is. Without
   // `partition_room` (the prover queue holds its lookahead), only preparations and CRITICAL
   // partitions are handed out: a worker that took a partition it could not hand on would sit on

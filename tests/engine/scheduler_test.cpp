@@ -31,8 +31,7 @@ struct Pipeline {
     const auto n = s.next(now, false, nullptr);
     if (!n) return false;
     if (n->prepare) {
-      n->job->preparing = false;
-      n->job->prepared = true;
+      advance(*n->job, JobStage::kPrepared);
       n->job->partitions = partitions;
       order.push_back(n->job->id);
     } else {
@@ -63,8 +62,7 @@ TEST(Scheduler, WhileAJobPreparesOnlyCriticalJobsStartButPartitionsGoOn) {
   s.submit(a);
   auto n = s.next(Clock::now(), false, nullptr);  // a prepares and is done: 3 partitions
   ASSERT_TRUE(n && n->prepare && n->job == a);
-  a->preparing = false;
-  a->prepared = true;
+  advance(*a, JobStage::kPrepared);
   a->partitions = 3;
   s.submit(b);
   s.submit(c);
@@ -75,8 +73,7 @@ TEST(Scheduler, WhileAJobPreparesOnlyCriticalJobsStartButPartitionsGoOn) {
   s.submit(w);
   n = s.next(Clock::now(), false, nullptr);  // a CRITICAL job starts even so
   ASSERT_TRUE(n && n->prepare && n->job == w) << (n ? n->job->id : "none");
-  w->preparing = false;
-  w->prepared = true;
+  advance(*w, JobStage::kPrepared);
   w->partitions = 1;
   n = s.next(Clock::now(), false, nullptr);
   ASSERT_TRUE(n && !n->prepare && n->job == w);
@@ -85,8 +82,7 @@ TEST(Scheduler, WhileAJobPreparesOnlyCriticalJobsStartButPartitionsGoOn) {
     ASSERT_TRUE(n && !n->prepare && n->job == a);
   }
   EXPECT_FALSE(s.next(Clock::now(), false, nullptr));
-  b->preparing = false;  // b prepared: c may start
-  b->prepared = true;
+  advance(*b, JobStage::kPrepared);  // b prepared: c may start
   b->partitions = 1;
   n = s.next(Clock::now(), false, nullptr);
   ASSERT_TRUE(n && !n->prepare && n->job == b);
@@ -117,8 +113,7 @@ TEST(Scheduler, WithoutPartitionRoomOnlyPreparationsAndCriticalPartitionsAreHand
   s.submit(porep);
   auto n = s.next(Clock::now(), false, nullptr, false);  // a preparation needs no room
   ASSERT_TRUE(n && n->prepare && n->job == porep);
-  porep->preparing = false;
-  porep->prepared = true;
+  advance(*porep, JobStage::kPrepared);
   porep->partitions = 10;
   EXPECT_FALSE(s.next(Clock::now(), false, nullptr, false));  // no room: no PoRep partition
   n = s.next(Clock::now(), false, nullptr, true);
@@ -126,16 +121,14 @@ TEST(Scheduler, WithoutPartitionRoomOnlyPreparationsAndCriticalPartitionsAreHand
   s.submit(w);
   n = s.next(Clock::now(), false, nullptr, false);  // the CRITICAL job is prepared at once
   ASSERT_TRUE(n && n->prepare && n->job == w);
-  w->preparing = false;
-  w->prepared = true;
+  advance(*w, JobStage::kPrepared);
   w->partitions = 1;
   n = s.next(Clock::now(), false, nullptr, false);  // and its partition needs no room
   ASSERT_TRUE(n && !n->prepare && n->job == w);
   s.submit(other);
   n = s.next(Clock::now(), false, nullptr, false);  // another job may still be prepared
   ASSERT_TRUE(n && n->prepare && n->job == other);
-  other->preparing = false;
-  other->prepared = true;
+  advance(*other, JobStage::kPrepared);
   other->partitions = 1;
   EXPECT_FALSE(s.next(Clock::now(), false, nullptr, false));
   n = s.next(Clock::now(), false, nullptr, true);  // room again: PoRep's next partition
@@ -197,7 +190,7 @@ TEST(Scheduler, FinalJobsAreNotServed) {
   auto a = job("a", Priority::kNormal);
   r.s.submit(a);
   r.s.submit(job("b", Priority::kNormal));
-  a->state = JobState::kCancelled;
+  advance(*a, JobStage::kCancelled);
   r.s.remove(a);
   while (r.step(Clock::now(), 1)) {
   }
