@@ -1,5 +1,5 @@
 // The evaluations of a recorded circuit on a witness: a = A w, b = B w, c = C w, one per row,
-// where w = (inputs | aux) — the CPU twin of the device SpMV (gpu/spmv.hpp), and the prover's
+// where w = (inputs | aux) — the CPU twin of the device SpMV (gpu/spmv/spmv.hpp), and the prover's
 // input in place of the classic proving assignment's a, b, c.
 #pragma once
 
