@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cs/constraint_system.hpp"
 #include "pce/compact_witness.hpp"
 #include "pce/recorded_circuit.hpp"
 #include "util/thread_pool.hpp"
@@ -22,6 +23,10 @@ void evaluate(const RecordedCircuit& rc, const CompactWitness& w, std::span<Fr> 
 // The first row r < rows with a[r] * b[r] != c[r], if any.
 std::optional<size_t> first_unsatisfied_row(std::span<const Fr> a, std::span<const Fr> b,
                                             std::span<const Fr> c, ThreadPool& pool);
+
+// What every prover throws when row `row` of `rc` does not hold (the CPU backend and each of the
+// GPU backend's paths, found by first_unsatisfied_row or its device twin): one message for all.
+SynthesisError unsatisfied_row_error(size_t row, const RecordedCircuit& rc);
 
 // SHA-256, in hex, of the canonical little-endian bytes of a, then b, then c: one line to compare
 // the evaluations of two synthesis modes or machines (`cuzk-bench synth-only` prints it).

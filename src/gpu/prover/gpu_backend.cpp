@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "cs/constraint_system.hpp"
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/ntt/quotient.hpp"
+#include "pce/spmv.hpp"
 #include "util/clock.hpp"
 
 namespace cuzk::gpu {
@@ -246,11 +246,7 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
   if (in.circuit != nullptr) {
     const size_t bad = first_unsatisfied_row(d_a, d_b, d_c, rows, d_flag_, s);
     if (bad != rows) {
-      throw SynthesisError(SynthesisError::Kind::kUnsatisfiable,
-                           "groth16 prove: the witness does not satisfy row " +
-                               std::to_string(bad) + " of the recorded circuit " +
-                               in.circuit->identity.to_string() +
-                               "; refusing to produce an invalid proof");
+      throw pce::unsatisfied_row_error(bad, *in.circuit);
     }
   }
   evaluated.record(s);

@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "cs/constraint_system.hpp"
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/ntt/ntt_launch.hpp"
 #include "gpu/ntt/quotient.hpp"
@@ -56,13 +55,6 @@ Jacobian<Curve> chunked_msm(BaseStreamer& streamer, BasesCache<Curve>& cache, bo
     in.d_density = d_density;
   }
   return streamer.msm<Curve>(in, chunk, ws, s, stats);
-}
-
-SynthesisError unsatisfied(size_t row, const pce::RecordedCircuit& rc) {
-  return SynthesisError(SynthesisError::Kind::kUnsatisfiable,
-                        "groth16 prove: the witness does not satisfy row " + std::to_string(row) +
-                            " of the recorded circuit " + rc.identity.to_string() +
-                            "; refusing to produce an invalid proof");
 }
 
 }  // namespace
@@ -138,7 +130,7 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
       spmv(circuit_, d_w_.get(), d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(), s);
       const size_t bad = first_unsatisfied_row(d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(),
                                                rows, d_flag_, s);
-      if (bad != rows) throw unsatisfied(bad, *in.circuit);
+      if (bad != rows) throw pce::unsatisfied_row_error(bad, *in.circuit);
     } else {
       if (recorded) {
         for (auto& v : host_abc)
@@ -146,7 +138,7 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
         pce::evaluate(*in.circuit, w, host_abc[0], host_abc[1], host_abc[2], *options_.pool);
         if (const auto bad =
                 pce::first_unsatisfied_row(host_abc[0], host_abc[1], host_abc[2], *options_.pool)) {
-          throw unsatisfied(*bad, *in.circuit);
+          throw pce::unsatisfied_row_error(*bad, *in.circuit);
         }
         for (int k = 0; k < 3; ++k)
           host[k] = host_abc[k];

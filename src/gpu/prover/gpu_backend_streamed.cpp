@@ -9,11 +9,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "cs/constraint_system.hpp"
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/ntt/ntt_launch.hpp"
 #include "gpu/ntt/quotient.hpp"
 #include "gpu/prover/gpu_backend.hpp"
+#include "pce/spmv.hpp"
 
 namespace cuzk::gpu {
 
@@ -50,13 +50,6 @@ std::vector<std::pair<size_t, size_t>> row_blocks(const pce::CsrMatrix& m, size_
     b = lo;
   }
   return blocks;
-}
-
-SynthesisError unsatisfied_row(size_t row, const pce::RecordedCircuit& rc) {
-  return SynthesisError(SynthesisError::Kind::kUnsatisfiable,
-                        "groth16 prove: the witness does not satisfy row " + std::to_string(row) +
-                            " of the recorded circuit " + rc.identity.to_string() +
-                            "; refusing to produce an invalid proof");
 }
 
 }  // namespace
@@ -123,7 +116,7 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
       const size_t m = std::min(len, rows - r);
       spmv_streamed(rc.c, r, r + m, c_block.get());
       const size_t bad = first_unsatisfied_row(d_a + r, d_b + r, c_block.get(), m, d_flag_, s);
-      if (bad != m) throw unsatisfied_row(r + bad, rc);
+      if (bad != m) throw pce::unsatisfied_row_error(r + bad, rc);
     }
   }
   // One of the slots and a twiddle table at a time (memory_plan.cpp's chain phase).
