@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "gpu/device_buffer.hpp"
-#include "gpu/field_twins.hpp"
-#include "gpu/gpu_backend.hpp"
-#include "gpu/msm.hpp"
-#include "gpu/ntt.hpp"
-#include "gpu/quotient.hpp"
+#include "gpu/device/device_buffer.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/ntt/ntt.hpp"
+#include "gpu/ntt/quotient.hpp"
+#include "gpu/prover/gpu_backend.hpp"
+#include "gpu_kernels/field_twins.hpp"
 #include "kernels_cmd.hpp"
 #include "msm/msm.hpp"
 #include "msm_test_util.hpp"

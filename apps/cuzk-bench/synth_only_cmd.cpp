@@ -17,8 +17,8 @@
 #include "pce/witness_cs.hpp"
 #include "porep/stacked_circuit.hpp"
 #if defined(CUZK_HAVE_CUDA)
-#include "gpu/device_info.hpp"
-#include "gpu/spmv.hpp"
+#include "gpu/device/device_info.hpp"
+#include "gpu/spmv/spmv.hpp"
 #endif
 
 namespace cuzk::bench {

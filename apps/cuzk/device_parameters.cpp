@@ -13,8 +13,8 @@
 #include "util/progress.hpp"
 
 #if defined(CUZK_HAVE_CUDA)
-#include "gpu/device_info.hpp"
-#include "gpu/setup.hpp"
+#include "gpu/device/device_info.hpp"
+#include "gpu/setup/setup.hpp"
 #endif
 
 namespace cuzk::app {

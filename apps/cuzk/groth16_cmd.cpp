@@ -9,8 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "backend/backend_factory.hpp"
 #include "cs/r1cs_circuit.hpp"
-#include "gpu/backend_factory.hpp"
 #include "groth16/bellperson_format.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"

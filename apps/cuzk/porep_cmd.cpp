@@ -11,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
 #include "device_parameters.hpp"
 #include "engine/circuit_handler.hpp"
@@ -18,7 +19,6 @@
 #include "engine/serial_prover.hpp"
 #include "filecoin/c1_wrapper.hpp"
 #include "filecoin/domain.hpp"
-#include "gpu/backend_factory.hpp"
 #include "parameter_flags.hpp"
 #include "porep/circuit_metrics.hpp"
 #include "porep/parameter_cache.hpp"

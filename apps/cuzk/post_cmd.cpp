@@ -14,6 +14,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
 #include "cs/circuit_metrics.hpp"
 #include "cs/test_cs.hpp"
@@ -28,7 +29,6 @@
 #include "filecoin/post/post_vanilla_prover.hpp"
 #include "filecoin/replica_id.hpp"
 #include "gadgets/scope.hpp"
-#include "gpu/backend_factory.hpp"
 #include "parameter_flags.hpp"
 #include "porep/public_params.hpp"
 #include "post/fallback_circuit.hpp"

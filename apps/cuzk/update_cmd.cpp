@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
 #include "cs/circuit_metrics.hpp"
 #include "device_parameters.hpp"
@@ -27,7 +28,6 @@
 #include "filecoin/update/update_synthetic.hpp"
 #include "filecoin/update/update_vanilla_file.hpp"
 #include "filecoin/writable_file.hpp"
-#include "gpu/backend_factory.hpp"
 #include "parameter_flags.hpp"
 #include "porep/public_params.hpp"
 #include "update/parameter_cache.hpp"

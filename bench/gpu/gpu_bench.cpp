@@ -5,11 +5,11 @@
 #include <cstdlib>
 #include <random>
 
-#include "gpu/bench_data.hpp"
-#include "gpu/device_buffer.hpp"
-#include "gpu/device_info.hpp"
-#include "gpu/msm.hpp"
-#include "gpu/ntt.hpp"
+#include "gpu/device/device_buffer.hpp"
+#include "gpu/device/device_info.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/ntt/ntt.hpp"
+#include "gpu_kernels/bench_data.hpp"
 #include "msm_test_util.hpp"
 
 namespace cuzk::gpu {

@@ -47,7 +47,7 @@ struct EngineConfig {
   std::string backend = "auto";      // cpu | gpu | auto
   std::vector<int> gpus;             // device ordinals; empty: all
   // [gpus] memory_limit: device bytes each GPU backend may use (0: the device's memory). Under
-  // it a proof streams the proving key's bases from host memory (gpu/memory_plan.hpp).
+  // it a proof streams the proving key's bases from host memory (gpu/plan/memory_plan.hpp).
   uint64_t gpu_memory_limit = 0;
   unsigned cpu_workers = 1;  // prover workers when there is no GPU
   // Backend "auto" that found no usable GPU proves on the CPU only jobs of sector sizes up to

@@ -7,7 +7,7 @@
 #include "engine/engine_impl.hpp"
 
 #if defined(CUZK_HAVE_CUDA)
-#include "gpu/device_info.hpp"
+#include "gpu/device/device_info.hpp"
 #endif
 
 namespace cuzk::engine {

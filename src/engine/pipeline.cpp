@@ -8,9 +8,9 @@
 #include <string_view>
 #include <utility>
 
+#include "backend/backend_factory.hpp"
 #include "engine/engine_impl.hpp"
 #include "engine/partition_prover.hpp"
-#include "gpu/backend_factory.hpp"
 #include "util/text.hpp"
 
 namespace cuzk::engine {

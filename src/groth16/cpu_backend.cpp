@@ -1,7 +1,6 @@
 #include <chrono>
 #include <string>
 
-#include "cs/constraint_system.hpp"
 #include "groth16/backend.hpp"
 #include "msm/msm.hpp"
 #include "pce/spmv.hpp"
@@ -38,11 +37,7 @@ MsmSums CpuBackend::prove_front(const Parameters& params, const PartitionInput& 
     c.resize(rows);
     pce::evaluate(*in.circuit, w, a, b, c, pool_);
     if (const auto bad = pce::first_unsatisfied_row(a, b, c, pool_)) {
-      throw SynthesisError(SynthesisError::Kind::kUnsatisfiable,
-                           "groth16 prove: the witness does not satisfy row " +
-                               std::to_string(*bad) + " of the recorded circuit " +
-                               in.circuit->identity.to_string() +
-                               "; refusing to produce an invalid proof");
+      throw pce::unsatisfied_row_error(*bad, *in.circuit);
     }
     t.spmv_s = since(t0);
   } else {

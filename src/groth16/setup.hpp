@@ -49,7 +49,7 @@ Parameters generate_test_parameters(const Circuit& blank, std::string_view seed,
 
 // From a recorded circuit (pce/): the same parameters as from the R1cs of the same circuit (the
 // recording's merged rows give the same u, v, w). The CPU twin of the device generator
-// (gpu/setup.hpp).
+// (gpu/setup/setup.hpp).
 Parameters generate_parameters_insecure(const pce::RecordedCircuit& rc, const ToxicWaste& tw,
                                         ThreadPool& pool);
 

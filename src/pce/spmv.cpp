@@ -92,6 +92,13 @@ std::optional<size_t> first_unsatisfied_row(std::span<const Fr> a, std::span<con
   return first.load();
 }
 
+SynthesisError unsatisfied_row_error(size_t row, const RecordedCircuit& rc) {
+  return SynthesisError(SynthesisError::Kind::kUnsatisfiable,
+                        "groth16 prove: the witness does not satisfy row " + std::to_string(row) +
+                            " of the recorded circuit " + rc.identity.to_string() +
+                            "; refusing to produce an invalid proof");
+}
+
 std::string abc_sha256_hex(std::span<const Fr> a, std::span<const Fr> b, std::span<const Fr> c) {
   std::unique_ptr<EVP_MD_CTX, void (*)(EVP_MD_CTX*)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   if (ctx == nullptr || EVP_DigestInit_ex2(ctx.get(), EVP_sha256(), nullptr) != 1)

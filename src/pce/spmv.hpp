@@ -1,5 +1,5 @@
 // The evaluations of a recorded circuit on a witness: a = A w, b = B w, c = C w, one per row,
-// where w = (inputs | aux) — the CPU twin of the device SpMV (gpu/spmv.hpp), and the prover's
+// where w = (inputs | aux) — the CPU twin of the device SpMV (gpu/spmv/spmv.hpp), and the prover's
 // input in place of the classic proving assignment's a, b, c.
 #pragma once
 
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cs/constraint_system.hpp"
 #include "pce/compact_witness.hpp"
 #include "pce/recorded_circuit.hpp"
 #include "util/thread_pool.hpp"
@@ -22,6 +23,10 @@ void evaluate(const RecordedCircuit& rc, const CompactWitness& w, std::span<Fr> 
 // The first row r < rows with a[r] * b[r] != c[r], if any.
 std::optional<size_t> first_unsatisfied_row(std::span<const Fr> a, std::span<const Fr> b,
                                             std::span<const Fr> c, ThreadPool& pool);
+
+// What every prover throws when row `row` of `rc` does not hold (the CPU backend and each of the
+// GPU backend's paths, found by first_unsatisfied_row or its device twin): one message for all.
+SynthesisError unsatisfied_row_error(size_t row, const RecordedCircuit& rc);
 
 // SHA-256, in hex, of the canonical little-endian bytes of a, then b, then c: one line to compare
 // the evaluations of two synthesis modes or machines (`cuzk-bench synth-only` prints it).

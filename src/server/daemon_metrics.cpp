@@ -1,7 +1,7 @@
 #include "server/daemon_metrics.hpp"
 
+#include "backend/backend_factory.hpp"
 #include "engine/metrics.hpp"
-#include "gpu/backend_factory.hpp"
 
 namespace cuzk::server {
 

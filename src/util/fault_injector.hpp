@@ -16,9 +16,9 @@
 // Occurrences are counted per injector, i.e. per engine, across its workers.
 //
 // The injector belongs to the engine, which passes it to each prove. The CUDA sites are counted
-// at the single point every CUDA call is checked (gpu/cuda_check.hpp), a free function called from
-// some sixty places that take no context; so the engine installs its injector for the calling
-// thread for the duration of one prove (Scope) and the check point asks current(). That
+// at the single point every CUDA call is checked (gpu/device/cuda_check.hpp), a free function
+// called from some sixty places that take no context; so the engine installs its injector for the
+// calling thread for the duration of one prove (Scope) and the check point asks current(). That
 // thread-local pointer is the one piece of process state this adds: null outside a Scope, so
 // nothing else (the CLI, the benches, other engines' threads) ever sees a fault.
 #pragma once

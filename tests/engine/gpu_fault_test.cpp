@@ -10,9 +10,9 @@
 
 #include <cstdio>
 
+#include "backend/backend_factory.hpp"
 #include "engine/engine.hpp"
 #include "filecoin/c1_json.hpp"
-#include "gpu/backend_factory.hpp"
 #include "porep/seal_commit_phase2.hpp"
 #include "porep_test_util.hpp"
 

@@ -10,11 +10,11 @@
 #include <fstream>
 #include <mutex>
 
+#include "backend/backend_factory.hpp"
 #include "common/temp_dir.hpp"
 #include "engine/engine.hpp"
 #include "engine/payload_spool.hpp"
 #include "fake_handler.hpp"
-#include "gpu/backend_factory.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
 

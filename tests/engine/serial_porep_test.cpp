@@ -10,9 +10,9 @@
 #include <chrono>
 #include <cstdio>
 
+#include "backend/backend_factory.hpp"
 #include "engine/porep_handler.hpp"
 #include "engine/serial_prover.hpp"
-#include "gpu/backend_factory.hpp"
 #include "groth16/proof_io.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/seal_commit_phase2.hpp"

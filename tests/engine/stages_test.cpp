@@ -10,11 +10,11 @@
 #include <string>
 #include <utility>
 
+#include "backend/backend_factory.hpp"
 #include "common/temp_dir.hpp"
 #include "engine/engine_impl.hpp"
 #include "engine_harness.hpp"
 #include "fake_handler.hpp"
-#include "gpu/backend_factory.hpp"
 
 namespace cuzk::engine::test {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <random>
 
-#include "gpu/backend_factory.hpp"
-#include "gpu/cuda_check.hpp"
-#include "gpu/gpu_backend.hpp"
+#include "backend/backend_factory.hpp"
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/prover/gpu_backend.hpp"
 #include "gpu_test_util.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"

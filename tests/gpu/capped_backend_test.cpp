@@ -8,8 +8,8 @@
 #include <array>
 #include <random>
 
-#include "gpu/cuda_check.hpp"
-#include "gpu/gpu_backend.hpp"
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/prover/gpu_backend.hpp"
 #include "gpu_test_util.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"

@@ -5,8 +5,8 @@
 #include <random>
 
 #include "ec/scalar_mul.hpp"
-#include "gpu/field_twins.hpp"
-#include "gpu/fields.cuh"
+#include "gpu/arith/fields.cuh"
+#include "gpu_kernels/field_twins.hpp"
 #include "gpu_test_util.hpp"
 
 namespace cuzk::gpu {

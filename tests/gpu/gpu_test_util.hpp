@@ -13,8 +13,8 @@
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
 #include "ff/fr.hpp"
-#include "gpu/device_buffer.hpp"
-#include "gpu/device_info.hpp"
+#include "gpu/device/device_buffer.hpp"
+#include "gpu/device/device_info.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::gpu::testing {

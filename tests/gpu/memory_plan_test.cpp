@@ -1,10 +1,10 @@
-// The device memory plan (gpu/memory_plan.hpp) with the real 32 GiB PoRep partition's sizes
+// The device memory plan (gpu/plan/memory_plan.hpp) with the real 32 GiB PoRep partition's sizes
 // (facts sheet 7: 130,278,869 rows, 328 inputs, 130,169,893 aux, A-aux density 129,753,292,
 // B-aux density 33,112,281 + ONE; perf-log 2026-12-01: 1,699,030 non-0/1 aux values, 5.90 GB
 // of matrices) and G1 / G2 affine points of 104 / 200 bytes (sizeof in ec/): what streams at
 // 16, 24, 80 GiB and 141 GB, every phase under the cap, and a clear error below the minimum.
 // Host-only: built and run without CUDA.
-#include "gpu/memory_plan.hpp"
+#include "gpu/plan/memory_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <iostream>
 
-#include "gpu/msm_window.hpp"
+#include "gpu/msm/msm_window.hpp"
 
 namespace cuzk::gpu {
 namespace {

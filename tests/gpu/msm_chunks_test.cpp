@@ -1,8 +1,8 @@
-// The chunked MSM's cut (gpu/msm_chunks.hpp), on the CPU: the chunks cover the scalars in order,
-// each takes the bases its scalars use by rank, and the sum of the CPU MSMs over the chunks is
-// the CPU MSM over everything (with and without a density) — the decomposition the device
+// The chunked MSM's cut (gpu/msm/msm_chunks.hpp), on the CPU: the chunks cover the scalars in
+// order, each takes the bases its scalars use by rank, and the sum of the CPU MSMs over the chunks
+// is the CPU MSM over everything (with and without a density) — the decomposition the device
 // streamer runs, checked without a device.
-#include "gpu/msm_chunks.hpp"
+#include "gpu/msm/msm_chunks.hpp"
 
 #include <gtest/gtest.h>
 

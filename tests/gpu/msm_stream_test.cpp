@@ -1,14 +1,14 @@
-// The chunked MSM of a capped device (gpu/msm_stream.hpp): streamed and resident chunks equal the
-// whole split MSM and the CPU's Pippenger, with and without a density, in G1 and G2; and the
-// device memory cap (gpu/device_memory_cap.hpp), whose refusals need no device.
+// The chunked MSM of a capped device (gpu/msm/msm_stream.hpp): streamed and resident chunks equal
+// the whole split MSM and the CPU's Pippenger, with and without a density, in G1 and G2; and the
+// device memory cap (gpu/device/device_memory_cap.hpp), whose refusals need no device.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "gpu/cuda_check.hpp"
-#include "gpu/device_memory_cap.hpp"
-#include "gpu/msm.hpp"
-#include "gpu/msm_stream.hpp"
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/device/device_memory_cap.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/msm/msm_stream.hpp"
 #include "gpu_test_util.hpp"
 #include "msm/msm.hpp"
 #include "msm_test_util.hpp"

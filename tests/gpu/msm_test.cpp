@@ -7,8 +7,8 @@
 
 #include <random>
 
-#include "gpu/gpu_backend.hpp"
-#include "gpu/msm.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/prover/gpu_backend.hpp"
 #include "gpu_test_util.hpp"
 #include "msm/msm.hpp"
 #include "msm_test_util.hpp"

@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "gpu/ntt.hpp"
+#include "gpu/ntt/ntt.hpp"
 #include "gpu_test_util.hpp"
 #include "poly/fft.hpp"
 #include "poly/fft_kernels.hpp"

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "gpu/quotient.hpp"
+#include "gpu/ntt/quotient.hpp"
 #include "gpu_test_util.hpp"
 #include "groth16/backend.hpp"
 #include "poly/quotient.hpp"

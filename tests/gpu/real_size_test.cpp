@@ -18,8 +18,8 @@
 
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
-#include "gpu/gpu_backend.hpp"
-#include "gpu/ntt.hpp"
+#include "gpu/ntt/ntt.hpp"
+#include "gpu/prover/gpu_backend.hpp"
 #include "gpu_test_util.hpp"
 #include "msm/msm.hpp"
 #include "poly/fft.hpp"

@@ -1,6 +1,6 @@
 // The device parameter generator against its CPU twin: for the same recorded circuit and seed the
 // .params bytes are identical (and so the verifying key), for several shapes and sizes.
-#include "gpu/setup.hpp"
+#include "gpu/setup/setup.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The device SpMV path against its CPU twin (pce/): the expanded witness equals expand_aux(), a,
 // b, c equal pce::evaluate bit for bit, and the row check finds the same first broken row.
-#include "gpu/spmv.hpp"
+#include "gpu/spmv/spmv.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,115 @@
+#include "gpu_kernels/arith_rates.hpp"
+
+#include <stdexcept>
+
+#include "gpu/arith/curves.cuh"
+#include "gpu/arith/fields.cuh"
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/device/device_buffer.hpp"
+#include "gpu_kernels/event_timing.hpp"
+
+namespace cuzk::gpu {
+
+namespace {
+
+constexpr unsigned kThreads = 128;
+
+enum class FieldOp { kMul, kSqr };
+
+// io holds two elements per thread; the chain a <- a * b (or a^2) runs `iters` times.
+template <class FD, FieldOp kOp>
+__global__ void field_chain_kernel(FD* io, uint32_t iters) {
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  FD a = io[2 * i];
+  const FD b = io[2 * i + 1];
+  for (uint32_t k = 0; k < iters; ++k)
+    a = kOp == FieldOp::kMul ? a * b : a.sqr();
+  io[2 * i] = a;
+}
+
+// acc <- acc + table[j] (mixed XYZZ + affine) with j from a per-thread LCG over the table.
+template <class CurveD>
+__global__ void madd_chain_kernel(const Affine<CurveD>* __restrict__ table, uint32_t mask,
+                                  uint32_t iters, Xyzz<CurveD>* out) {
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  uint32_t j = static_cast<uint32_t>(i) * 2654435761u;
+  Xyzz<CurveD> acc = Xyzz<CurveD>::from_affine(table[j & mask]);
+  for (uint32_t k = 0; k < iters; ++k) {
+    j = j * 1664525u + 1013904223u;
+    acc = acc.add_mixed(table[(j >> 7) & mask]);
+  }
+  out[i] = acc;
+}
+
+unsigned sm_count() {
+  int dev = 0, sms = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&dev));
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return static_cast<unsigned>(sms);
+}
+
+// Seconds of one launch: the median over reps after a warm-up; every launch checked.
+template <class F>
+double time_s(F&& launch, unsigned reps, cudaStream_t s) {
+  return median_event_ms(
+             [&] {
+               launch();
+               CUZK_CUDA_CHECK_LAUNCH();
+             },
+             reps, s) /
+         1e3;
+}
+
+template <class FD, FieldOp kOp>
+double field_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s) {
+  const size_t threads = size_t{blocks} * kThreads;
+  DeviceBuffer<FD> io(2 * threads);
+  // R mod p (one) with the low limb varied per element: still below p (its top limb is well
+  // below p's), and the chains' instruction stream does not depend on the values.
+  std::vector<FD> host(2 * threads, FD::one());
+  for (size_t k = 0; k < host.size(); ++k)
+    host[k].l[0] ^= static_cast<uint32_t>(k);
+  io.upload(host, s);
+  const double sec = time_s(
+      [&] { field_chain_kernel<FD, kOp><<<blocks, kThreads, 0, s>>>(io.get(), iters); }, reps, s);
+  return static_cast<double>(threads) * iters / sec;
+}
+
+template <class Curve>
+double madd_rate(const Affine<Curve>* table, size_t n, unsigned blocks, uint32_t iters,
+                 unsigned reps, cudaStream_t s) {
+  using CurveD = typename DeviceCurveOf<Curve>::type;
+  if (n == 0 || (n & (n - 1)) != 0) throw std::invalid_argument("arith rates: table size");
+  const size_t threads = size_t{blocks} * kThreads;
+  DeviceBuffer<Xyzz<CurveD>> out(threads);
+  const auto* t = reinterpret_cast<const Affine<CurveD>*>(table);
+  const double sec = time_s(
+      [&] {
+        madd_chain_kernel<CurveD>
+            <<<blocks, kThreads, 0, s>>>(t, static_cast<uint32_t>(n - 1), iters, out.get());
+      },
+      reps, s);
+  return static_cast<double>(threads) * iters / sec;
+}
+
+}  // namespace
+
+std::vector<ArithRate> measure_arith_rates(const Affine<G1Curve>* g1_small, size_t n_g1_small,
+                                           const Affine<G1Curve>* g1_large, size_t n_g1_large,
+                                           const Affine<G2Curve>* g2_small, size_t n_g2_small,
+                                           unsigned reps, cudaStream_t s) {
+  const unsigned blocks = sm_count() * 16;  // full residency whatever the register count
+  std::vector<ArithRate> r;
+  r.push_back({"Fr mul", field_rate<FrD, FieldOp::kMul>(blocks, 8192, reps, s), 5.93e10});
+  r.push_back({"Fp mul", field_rate<FpD, FieldOp::kMul>(blocks, 2048, reps, s), 2.69e10});
+  r.push_back({"Fp sqr", field_rate<FpD, FieldOp::kSqr>(blocks, 2048, reps, s), 3.24e10});
+  r.push_back({"G1 XYZZ + affine, L2-resident table",
+               madd_rate<G1Curve>(g1_small, n_g1_small, blocks, 256, reps, s), 2.64e9});
+  r.push_back({"G1 XYZZ + affine, gathers from HBM",
+               madd_rate<G1Curve>(g1_large, n_g1_large, blocks, 256, reps, s), 2.52e9});
+  r.push_back({"G2 XYZZ + affine, L2-resident table",
+               madd_rate<G2Curve>(g2_small, n_g2_small, blocks, 64, reps, s), -1});
+  return r;
+}
+
+}  // namespace cuzk::gpu

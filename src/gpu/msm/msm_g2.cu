@@ -1,0 +1,16 @@
+// The device half of the MSM instantiated for G2.
+#include "gpu/msm/msm_impl.cuh"
+
+namespace cuzk::gpu::msm_detail {
+
+template std::vector<Xyzz<G2Curve>> pippenger_window_sums<G2Curve>(const Affine<G2Curve>*,
+                                                                   const Fr*, const uint32_t*,
+                                                                   size_t, unsigned, TableShape,
+                                                                   MsmWorkspace&, cudaStream_t,
+                                                                   MsmStats*);
+template void precompute_table<G2Curve>(const Affine<G2Curve>*, size_t, unsigned, unsigned,
+                                        Affine<G2Curve>*, cudaStream_t);
+template Xyzz<G2Curve> batch_add_sum<G2Curve>(const Affine<G2Curve>*, const uint32_t*, size_t,
+                                              MsmWorkspace&, cudaStream_t);
+
+}  // namespace cuzk::gpu::msm_detail

@@ -1,0 +1,171 @@
+#include "gpu/msm/msm_stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <future>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ec/g1.hpp"
+#include "ec/g2.hpp"
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/msm/msm_chunks.hpp"
+
+namespace cuzk::gpu {
+
+void BaseStreamer::reserve(size_t slot_bytes) {
+  if (copy_ == nullptr) {
+    copy_ = std::make_unique<Stream>();
+    for (int k = 0; k < 2; ++k) {
+      copied_[k] = std::make_unique<Event>();
+      consumed_[k] = std::make_unique<Event>();
+    }
+  }
+  for (int k = 0; k < 2; ++k) {
+    d_slot_[k].reserve(slot_bytes);
+    if (h_slot_[k].size() < slot_bytes) {
+      h_slot_[k] = PinnedBuffer<uint8_t>();  // the old one first: host memory for the new one
+      h_slot_[k] = PinnedBuffer<uint8_t>(slot_bytes);
+    }
+  }
+  slot_bytes_ = std::min(d_slot_[0].size(), h_slot_[0].size());
+}
+
+void BaseStreamer::release_device() {
+  for (auto& d : d_slot_)
+    d.release();
+  slot_bytes_ = 0;
+}
+
+void BaseStreamer::release() {
+  release_device();
+  for (auto& h : h_slot_)
+    h = PinnedBuffer<uint8_t>();
+}
+
+void BaseStreamer::host_copy(void* dst, const void* src, size_t bytes) const {
+  if (pool_ == nullptr || bytes < (size_t{8} << 20)) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  auto* d = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  pool_->parallel_for(
+      bytes, [&](size_t b, size_t e) { std::memcpy(d + b, s + b, e - b); }, size_t{4} << 20, 1);
+}
+
+void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>& ranges,
+                          const std::function<void(size_t, const uint8_t*)>& consume,
+                          cudaStream_t compute) {
+  if (count == 0) return;
+  std::vector<size_t> sizes(count);
+  for (size_t k = 0; k < count; ++k) {
+    for (const auto& r : ranges(k))
+      sizes[k] += r.size();
+    if (copy_ == nullptr || sizes[k] > slot_bytes_) {
+      throw std::invalid_argument("host stream: a piece of " + std::to_string(sizes[k]) +
+                                  " bytes, the streamer's slots hold " +
+                                  std::to_string(slot_bytes_));
+    }
+  }
+  const cudaStream_t copy = copy_->get();
+  // Host copy of piece k into pinned slot k % 2, once that slot's previous upload is done (piece
+  // k - 2, or the last piece of an earlier call through this slot).
+  const auto fill = [&](size_t k) {
+    CUZK_CUDA_CHECK(cudaSetDevice(device_));
+    if (k >= 2 || used_[k % 2]) copied_[k % 2]->sync();
+    uint8_t* dst = h_slot_[k % 2].get();
+    for (const auto& r : ranges(k)) {
+      host_copy(dst, r.data(), r.size());
+      dst += r.size();
+    }
+  };
+  const auto upload = [&](size_t k) {
+    // The device slot's previous piece (k - 2, or an earlier call's) was consumed on `compute`
+    // first: a consumer that only queued its kernels may still be reading it (the H200 run of
+    // 2026-12-04: the row-block SpMV of B overwrote A's last block under its kernel).
+    if (k >= 2 || used_[k % 2]) {
+      CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_[k % 2]->get(), 0));
+    }
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[k % 2].get(), h_slot_[k % 2].get(), sizes[k],
+                                    cudaMemcpyHostToDevice, copy));
+    copied_[k % 2]->record(copy);
+    uploaded_ += sizes[k];
+  };
+  fill(0);
+  upload(0);
+  std::future<void> next;
+  if (count > 1) next = std::async(std::launch::async, fill, size_t{1});
+  for (size_t k = 0; k < count; ++k) {
+    if (k + 1 < count) {
+      next.get();
+      upload(k + 1);
+      if (k + 2 < count) next = std::async(std::launch::async, fill, k + 2);
+    }
+    CUZK_CUDA_CHECK(cudaStreamWaitEvent(compute, copied_[k % 2]->get(), 0));
+    consume(k, d_slot_[k % 2].get());
+    consumed_[k % 2]->record(compute);
+    used_[k % 2] = true;
+  }
+  // Every copy was waited for on `compute`; nothing is in flight on `copy` after the last.
+}
+
+template <class Curve>
+void BaseStreamer::for_each_chunk(
+    const ChunkedMsmInput<Curve>& in, size_t chunk, cudaStream_t compute,
+    const std::function<void(const Affine<Curve>*, const MsmChunk&)>& visit) {
+  using Point = Affine<Curve>;
+  if (in.n == 0 || in.host_bases.empty()) return;
+  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.host_bases.size());
+  if (in.d_bases != nullptr) {
+    for (const MsmChunk& c : chunks)
+      visit(in.d_bases + c.b0, c);
+    return;
+  }
+  const auto bytes = [&](size_t k) {
+    const MsmChunk& c = chunks[k];
+    return HostRanges{{reinterpret_cast<const uint8_t*>(in.host_bases.data() + c.b0),
+                       (c.b1 - c.b0) * sizeof(Point)}};
+  };
+  stream(
+      chunks.size(), bytes,
+      [&](size_t k, const uint8_t* d) { visit(reinterpret_cast<const Point*>(d), chunks[k]); },
+      compute);
+}
+
+template <class Curve>
+Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk, MsmWorkspace& ws,
+                                  cudaStream_t compute, MsmStats* stats) {
+  MsmStats total;
+  Jacobian<Curve> sum = Jacobian<Curve>::identity();
+  for_each_chunk<Curve>(in, chunk, compute, [&](const Affine<Curve>* d_bases, const MsmChunk& c) {
+    MsmStats st;
+    const uint64_t* d_density = in.d_density != nullptr ? in.d_density + c.s0 / 64 : nullptr;
+    sum += msm_split<Curve>(d_bases, in.d_scalars + c.s0, c.s1 - c.s0, d_density, ws, compute, &st);
+    total.scalars += st.scalars;
+    total.ones += st.ones;
+    total.pippenger += st.pippenger;
+    total.window_bits = st.window_bits;
+    total.windows = st.windows;
+    total.max_tasks = std::max(total.max_tasks, st.max_tasks);
+    total.sort_ms += st.sort_ms;
+    total.accumulate_ms += st.accumulate_ms;
+    total.reduce_ms += st.reduce_ms;
+  });
+  if (stats != nullptr) *stats = total;
+  return sum;
+}
+
+template Jacobian<G1Curve> BaseStreamer::msm<G1Curve>(const ChunkedMsmInput<G1Curve>&, size_t,
+                                                      MsmWorkspace&, cudaStream_t, MsmStats*);
+template Jacobian<G2Curve> BaseStreamer::msm<G2Curve>(const ChunkedMsmInput<G2Curve>&, size_t,
+                                                      MsmWorkspace&, cudaStream_t, MsmStats*);
+template void BaseStreamer::for_each_chunk<G1Curve>(
+    const ChunkedMsmInput<G1Curve>&, size_t, cudaStream_t,
+    const std::function<void(const Affine<G1Curve>*, const MsmChunk&)>&);
+template void BaseStreamer::for_each_chunk<G2Curve>(
+    const ChunkedMsmInput<G2Curve>&, size_t, cudaStream_t,
+    const std::function<void(const Affine<G2Curve>*, const MsmChunk&)>&);
+
+}  // namespace cuzk::gpu

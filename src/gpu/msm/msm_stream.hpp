@@ -1,0 +1,104 @@
+// The chunked split MSM of a capped device (memory_plan.hpp): scalars in device memory, taken
+// chunk_scalars at a time (a multiple of 64, so that a density bitmap chunk starts on a word);
+// each chunk is the existing msm_split over the chunk's scalars and the bases they use, and the
+// chunks' sums are added. The bases are either resident (a device pointer: only the MSM scratch
+// is bounded) or streamed from host memory through two pinned host slots and two device slots:
+//   host copy of piece k+2 (pool threads)  |  copy of piece k+1 to the device (copy stream)  |
+//   piece k's work (compute stream, waiting on piece k's copy event).
+// The same staging carries any host data a capped device reads once per use (stream(): the
+// recorded matrices' row blocks), and for_each_chunk() hands each chunk's bases to a caller that
+// sums them for several partitions (a batch's aux MSMs) before the next chunk's copy is used.
+// The pinned slots are the backend's own (cudaHostAlloc'd once): the proving key's host vectors
+// are never page-locked, so an evicted parameter set leaves nothing registered behind (pinning
+// 51 GB would also cost ~2.4 s per registration; gpu-anchors: 21 GB/s).
+//
+// The sum equals msm_split over the whole array as a group element (tests/gpu/msm_stream_test).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "ec/affine.hpp"
+#include "ec/jacobian.hpp"
+#include "ff/fr.hpp"
+#include "gpu/device/device_buffer.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/msm/msm_chunks.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::gpu {
+
+// The bases and density of one MSM: host_bases always (streamed from them, and their count);
+// d_bases non-null when they are resident on the device. density: null, or the host bitmap whose
+// device copy is d_density (packed 64-bit words; scalar i uses base rank(i)).
+template <class Curve>
+struct ChunkedMsmInput {
+  std::span<const Affine<Curve>> host_bases;
+  const Affine<Curve>* d_bases = nullptr;
+  const Fr* d_scalars = nullptr;
+  size_t n = 0;
+  std::span<const uint64_t> density;  // empty: no density
+  const uint64_t* d_density = nullptr;
+};
+
+class BaseStreamer {
+ public:
+  // device: the ordinal (the host-copy threads make it current for their event waits); pool:
+  // threads for the host copies (null: the copying thread alone).
+  BaseStreamer(int device, ThreadPool* pool) : device_(device), pool_(pool) {}
+
+  // Two device and two pinned slots of `slot_bytes` each (device ones charged to the current
+  // DeviceMemoryCap). Kept across calls until release().
+  void reserve(size_t slot_bytes);
+  // Frees the device slots (the pinned ones stay: cudaHostAlloc costs ~0.5 s per GiB).
+  void release_device();
+  void release();
+  size_t slot_bytes() const { return slot_bytes_; }
+
+  // sum_i scalars[i] * bases[rank(i) or i] in chunks of `chunk` scalars (a multiple of 64).
+  // std::invalid_argument for a chunk that is not, or slots too small for a streamed chunk.
+  template <class Curve>
+  Jacobian<Curve> msm(const ChunkedMsmInput<Curve>& in, size_t chunk, MsmWorkspace& ws,
+                      cudaStream_t compute, MsmStats* stats);
+
+  // The chunks of `in` (its scalars are not read): visit(device bases of the chunk, the chunk)
+  // on the calling thread, in order, with the chunk's bases on the device (resident, or copied
+  // into a slot and waited for on `compute`). The visit must have finished reading the bases
+  // when it returns, or have queued its reads on `compute` (then `compute` orders them before the
+  // slot's next copy).
+  template <class Curve>
+  void for_each_chunk(const ChunkedMsmInput<Curve>& in, size_t chunk, cudaStream_t compute,
+                      const std::function<void(const Affine<Curve>*, const MsmChunk&)>& visit);
+
+  // Pieces of host memory through the slots: piece k is the concatenation of ranges(k) (at most
+  // slot_bytes() in all); consume(k, its device copy) runs on the calling thread once the copy
+  // is queued before `compute` (work it queues on `compute` is ordered before the slot's reuse).
+  using HostRanges = std::vector<std::span<const uint8_t>>;
+  void stream(size_t count, const std::function<HostRanges(size_t)>& ranges,
+              const std::function<void(size_t, const uint8_t*)>& consume, cudaStream_t compute);
+
+  // Bytes copied to the device through the slots since construction.
+  uint64_t uploaded_bytes() const { return uploaded_; }
+
+ private:
+  // Copies `bytes` from src to dst (pinned) on the pool.
+  void host_copy(void* dst, const void* src, size_t bytes) const;
+
+  int device_;
+  ThreadPool* pool_;
+  size_t slot_bytes_ = 0;
+  uint64_t uploaded_ = 0;
+  DeviceBuffer<uint8_t> d_slot_[2];
+  PinnedBuffer<uint8_t> h_slot_[2];
+  std::unique_ptr<Stream> copy_;
+  std::unique_ptr<Event> copied_[2], consumed_[2];
+  bool used_[2] = {false, false};  // slot k has copied_ and consumed_ events recorded
+};
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,94 @@
+// BasesCache<Curve>: proving-key points kept resident on the device across MSM calls.
+//
+// Keyed by (host address, length, fingerprint): the fingerprint hashes 64 evenly spaced points,
+// so a new key that the allocator placed at a freed key's address (same length) is still told
+// apart. Upload is a plain copy of the host array (the device layout is the host layout), whole
+// (get) or by pieces (fill: the backend's warm steps, between which the engine may prove a
+// partition of higher priority). When an allocation runs out of device memory, the other entries
+// are dropped and the allocation retried once.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ec/affine.hpp"
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/device/device_buffer.hpp"
+
+namespace cuzk::gpu {
+
+// FNV-1a over up to 64 evenly spaced elements of `bytes` split into `count` elements of `size`.
+uint64_t sample_fingerprint(const void* data, size_t count, size_t size);
+
+template <class Curve>
+class BasesCache {
+ public:
+  // Device copy of `host` (uploaded, or its rest after fill() steps, on a miss; synchronises
+  // `stream` then).
+  const Affine<Curve>* get(std::span<const Affine<Curve>> host, cudaStream_t stream) {
+    Entry& e = entry(host);
+    if (e.filled < e.count) {
+      e.d_points.upload(host.subspan(e.filled), stream, e.filled);
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+      e.filled = e.count;
+    }
+    return e.d_points.get();
+  }
+
+  // One step of a copy made by pieces: allocates `host`'s device copy (on a miss) and hands
+  // copy(device destination, host points) up to `max_points` more of it, in order. Returns
+  // whether the copy is whole (then nothing is handed over). get() completes a partial copy.
+  template <class Copy>
+  bool fill(std::span<const Affine<Curve>> host, size_t max_points, Copy&& copy) {
+    Entry& e = entry(host);
+    if (e.filled == e.count) return true;
+    const size_t n = std::min(std::max<size_t>(max_points, 1), e.count - e.filled);
+    copy(e.d_points.get() + e.filled, host.subspan(e.filled, n));
+    e.filled += n;
+    return false;
+  }
+
+  void clear() { entries_.clear(); }
+  size_t bytes() const {
+    size_t b = 0;
+    for (const Entry& e : entries_)
+      b += e.d_points.bytes();
+    return b;
+  }
+
+ private:
+  struct Entry {
+    const void* host;
+    size_t count;
+    uint64_t fingerprint;
+    DeviceBuffer<Affine<Curve>> d_points;
+    size_t filled = 0;  // points copied so far (fill() steps, or all)
+  };
+
+  // The entry of `host`, allocated (nothing copied) on a miss.
+  Entry& entry(std::span<const Affine<Curve>> host) {
+    const uint64_t fp = sample_fingerprint(host.data(), host.size(), sizeof(Affine<Curve>));
+    for (Entry& e : entries_) {
+      if (e.host == host.data() && e.count == host.size() && e.fingerprint == fp) return e;
+    }
+    Entry e{host.data(), host.size(), fp, {}};
+    try {
+      e.d_points.allocate(host.size());
+    } catch (const CudaError& err) {
+      if (!err.out_of_memory() || entries_.empty()) throw;
+      entries_.clear();
+      e.d_points.allocate(host.size());
+    }
+    entries_.push_back(std::move(e));
+    return entries_.back();
+  }
+
+  std::vector<Entry> entries_;
+};
+
+}  // namespace cuzk::gpu

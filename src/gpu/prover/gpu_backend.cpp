@@ -1,0 +1,439 @@
+#include "gpu/prover/gpu_backend.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/ntt/quotient.hpp"
+#include "pce/spmv.hpp"
+#include "util/clock.hpp"
+
+namespace cuzk::gpu {
+
+namespace {
+
+// The proving key's runs of points as prove_resident reads them (one cache entry each).
+struct ResidentBases {
+  std::span<const G1Affine> h, l, a_inputs, a_aux, b1_inputs, b1_aux;
+  std::span<const G2Affine> b2_inputs, b2_aux;
+};
+
+ResidentBases resident_bases(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+  const size_t inputs = in.witness->inputs.size();
+  const size_t b_inputs = in.b_input_density->popcount();
+  const std::span<const G1Affine> a(params.a), b1(params.b_g1);
+  const std::span<const G2Affine> b2(params.b_g2);
+  return {params.h,           params.l,
+          a.first(inputs),    a.subspan(inputs),
+          b1.first(b_inputs), b1.subspan(b_inputs),
+          b2.first(b_inputs), b2.subspan(b_inputs)};
+}
+
+// Pinned staging slots of a warm step's copies (a few of them per step).
+constexpr size_t kWarmSlotBytes = size_t{256} << 20;
+
+}  // namespace
+
+GpuBackend::GpuBackend(int device, GpuBackendOptions options)
+    : cap_(options.memory_limit), options_(options), streamer_(device, options.pool) {
+  const int count = device_count();
+  if (count == 0) {
+    throw std::runtime_error("GpuBackend: no CUDA device (cudaGetDeviceCount found none)");
+  }
+  if (device < 0 || device >= count) {
+    throw std::runtime_error("GpuBackend: device " + std::to_string(device) + " requested, " +
+                             std::to_string(count) + " present");
+  }
+  info_ = list_devices().at(static_cast<size_t>(device));
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  stream_ = std::make_unique<Stream>();
+  ntt_ = std::make_unique<NttEngine>(stream_->get());
+}
+
+GpuBackend::~GpuBackend() {
+  // Buffers free on the device they were allocated on.
+  cudaSetDevice(info_.ordinal);
+}
+
+void GpuBackend::activate() const {
+  CUZK_CUDA_CHECK(cudaSetDevice(info_.ordinal));
+}
+
+std::string GpuBackend::name() const {
+  return "gpu:" + std::to_string(info_.ordinal) + " (" + info_.name + ")";
+}
+
+void GpuBackend::clear_caches() {
+  std::lock_guard lock(mu_);
+  activate();
+  clear_locked();
+}
+
+void GpuBackend::clear_locked() {
+  g1_bases_.clear();
+  g2_bases_.clear();
+  ntt_->release_tables();
+  ws_.release();
+  d_scalars_.release();
+  d_density_.release();
+  circuit_ = DeviceCircuit();
+  d_w_.release();
+  for (auto& v : d_abc_)
+    v.release();
+  witness_scratch_ = WitnessScratch();
+  for (auto& d : d_given_density_)
+    d.release();
+  d_flag_.release();
+  streamer_.release_device();
+  d_coefficients_.release();
+  d_inputs_.release();
+  d_input_density_.release();
+  release_batch();
+  last_plan_key_.clear();
+}
+
+MemoryPlan GpuBackend::last_plan() const {
+  std::lock_guard lock(mu_);
+  return last_plan_;
+}
+
+MemoryPlan GpuBackend::plan_for(const groth16::Parameters& params,
+                                const groth16::PartitionInput& in) {
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  return plan_locked(params, in);
+}
+
+MemoryPlan GpuBackend::begin_locked(const groth16::Parameters& params,
+                                    const groth16::PartitionInput& in) {
+  MemoryPlan plan = plan_locked(params, in);
+  if (!plan.all_resident && options_.adjust_plan) options_.adjust_plan(plan);
+  const std::string key = plan.layout_key();
+  if (key != last_plan_key_) {
+    // Another layout: what the previous one cached may not fit beside this one's buffers.
+    if (!last_plan_key_.empty()) clear_locked();
+    last_plan_key_ = key;
+  }
+  last_plan_ = plan;
+  return plan;
+}
+
+groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
+                                 const groth16::PartitionInput& in,
+                                 const groth16::ProofRandomness& rand,
+                                 groth16::ProverTiming* timing) {
+  groth16::ProverTiming local;
+  groth16::ProverTiming& t = timing != nullptr ? *timing : local;
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  const MemoryPlan plan = begin_locked(params, in);
+  if (plan.all_resident) return prove_resident(params, in, rand, t);
+  // A batch of one: the front, then each aux section.
+  const auto t_start = SteadyClock::now();
+  groth16::MsmSums sums = front_planned(params, in, t, plan);
+  for (const groth16::AuxSection section : groth16::kAuxSections)
+    aux_planned(params, section, {&in, 1}, {&sums, 1}, {&t, 1}, plan);
+  release_batch();
+  const auto t0 = SteadyClock::now();
+  const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
+  t.assemble_s = seconds_since(t0);
+  t.total_s = t.synthesis_s + seconds_since(t_start);
+  return proof;
+}
+
+bool GpuBackend::warm_step(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  if (!begin_locked(params, in).all_resident) return false;  // a capped plan streams its bases
+  const ResidentBases rb = resident_bases(params, in);
+  uint64_t budget = std::max<uint64_t>(options_.warm_step_bytes, 1);
+  bool copied = false;
+  for (const auto& run : {rb.h, rb.l, rb.a_inputs, rb.a_aux, rb.b1_inputs, rb.b1_aux})
+    copied |= warm_run<G1Curve>(g1_bases_, run, budget);
+  for (const auto& run : {rb.b2_inputs, rb.b2_aux})
+    copied |= warm_run<G2Curve>(g2_bases_, run, budget);
+  if (!copied) streamer_.release_device();  // every run resident: the slots' device half goes
+  return copied;
+}
+
+template <class Curve>
+bool GpuBackend::warm_run(BasesCache<Curve>& cache, std::span<const Affine<Curve>> run,
+                          uint64_t& budget) {
+  using Point = Affine<Curve>;
+  if (run.empty()) return false;
+  bool copied = false;
+  while (budget >= sizeof(Point)) {
+    const bool whole =
+        cache.fill(run, budget / sizeof(Point), [&](Point* dst, std::span<const Point> src) {
+          // Through the pinned slots, host copies on the pool: 8.4 GB/s from pageable memory
+          // against 55 GB/s pinned on the H200 (gpu-anchors), ~5.6 s against ~1 s for PoRep's 47
+          // GB.
+          if (streamer_.slot_bytes() < kWarmSlotBytes) streamer_.reserve(kWarmSlotBytes);
+          const size_t per = streamer_.slot_bytes() / sizeof(Point);
+          const size_t pieces = (src.size() + per - 1) / per;
+          const cudaStream_t s = stream_->get();
+          streamer_.stream(
+              pieces,
+              [&](size_t k) {
+                const std::span<const Point> piece =
+                    src.subspan(k * per).first(std::min(per, src.size() - k * per));
+                return BaseStreamer::HostRanges{
+                    {reinterpret_cast<const uint8_t*>(piece.data()), piece.size_bytes()}};
+              },
+              [&](size_t k, const uint8_t* d) {
+                const size_t count = std::min(per, src.size() - k * per);
+                CUZK_CUDA_CHECK(cudaMemcpyAsync(dst + k * per, d, count * sizeof(Point),
+                                                cudaMemcpyDeviceToDevice, s));
+              },
+              s);
+          CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+          budget -= src.size_bytes();
+        });
+    if (whole) break;
+    copied = true;
+  }
+  return copied;
+}
+
+size_t GpuBackend::batch_limit(const groth16::Parameters& params,
+                               const groth16::PartitionInput& in) {
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  MemoryPlan plan = plan_locked(params, in);
+  if (plan.all_resident) return 1;
+  if (options_.adjust_plan) options_.adjust_plan(plan);
+  return static_cast<size_t>(plan.batch_partitions);
+}
+
+groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
+                                         const groth16::PartitionInput& in,
+                                         groth16::ProverTiming* timing) {
+  groth16::ProverTiming local;
+  groth16::ProverTiming& t = timing != nullptr ? *timing : local;
+  groth16::check_partition_fits(params, in);
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  return front_planned(params, in, t, begin_locked(params, in));
+}
+
+void GpuBackend::aux_msm(const groth16::Parameters& params, groth16::AuxSection section,
+                         std::span<const groth16::PartitionInput> inputs,
+                         std::span<groth16::MsmSums> sums,
+                         std::span<groth16::ProverTiming> timings) {
+  groth16::check_batch_fits(params, inputs, sums.size(), timings.size());
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  aux_planned(params, section, inputs, sums, timings, begin_locked(params, inputs.front()));
+}
+
+double GpuBackend::pinned_h2d_bandwidth() {
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  return bandwidth_locked();
+}
+
+double GpuBackend::bandwidth_locked() {
+  if (pinned_bandwidth_ > 0) return pinned_bandwidth_;
+  // The median of three copies from pinned memory of 64 MiB (gpu-anchors: 55 GB/s on the H200's
+  // PCIe Gen5 x16 from 16 MiB up), or of what the cap has room for; no room: not measured.
+  uint64_t bytes = uint64_t{64} << 20;
+  if (cap_.limit() != 0) {
+    const uint64_t room = cap_.limit() > cap_.in_use() ? cap_.limit() - cap_.in_use() : 0;
+    bytes = std::min(bytes, room / 2);
+  }
+  if (bytes < (uint64_t{1} << 20)) return 0;
+  PinnedBuffer<uint8_t> host(bytes);
+  DeviceBuffer<uint8_t> device(bytes);
+  const cudaStream_t s = stream_->get();
+  float ms[3];
+  for (float& m : ms) {
+    Event a, b;
+    a.record(s);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(device.get(), host.get(), bytes, cudaMemcpyHostToDevice, s));
+    b.record(s);
+    b.sync();
+    m = b.ms_since(a);
+  }
+  std::sort(ms, ms + 3);
+  pinned_bandwidth_ = static_cast<double>(bytes) / (static_cast<double>(ms[1]) / 1e3);
+  return pinned_bandwidth_;
+}
+
+void GpuBackend::release_batch() {
+  batch_witness_.clear();
+  batch_tails_.clear();
+  batch_key_.clear();
+  d_chunk_scalars_.release();
+  d_section_density_.release();
+  section_density_source_ = nullptr;
+}
+
+groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
+                                          const groth16::PartitionInput& in,
+                                          const groth16::ProofRandomness& rand,
+                                          groth16::ProverTiming& t) {
+  const auto t_start = SteadyClock::now();
+  const pce::CompactWitness& w = *in.witness;
+  const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;
+  const EvaluationDomain domain = EvaluationDomain::for_size(rows);
+  const size_t n = domain.size();
+
+  const cudaStream_t s = stream_->get();
+  Event start, uploaded, evaluated, quotient_done;
+  start.record(s);
+  d_w_.reserve(inputs + aux);
+  for (DeviceBuffer<Fr>& v : d_abc_)
+    v.reserve(n);
+  upload_witness(w, d_w_.get(), witness_scratch_, s);
+  Fr* const d_a = d_abc_[0].get();
+  Fr* const d_b = d_abc_[1].get();
+  Fr* const d_c = d_abc_[2].get();
+  const uint64_t* densities[3];
+  if (in.circuit != nullptr) {
+    if (circuit_.source != in.circuit->storage.get() || circuit_.rows != rows) {
+      circuit_ = DeviceCircuit();  // the previous circuit's copy first: memory for the new one
+      circuit_.upload(*in.circuit, s);
+    }
+    uploaded.record(s);
+    spmv(circuit_, d_w_.get(), d_a, d_b, d_c, s);
+    densities[0] = circuit_.a_aux_density.get();
+    densities[1] = circuit_.b_input_density.get();
+    densities[2] = circuit_.b_aux_density.get();
+  } else {
+    d_abc_[0].upload(in.a, s);
+    d_abc_[1].upload(in.b, s);
+    d_abc_[2].upload(in.c, s);
+    const DensityTracker* given[3] = {in.a_aux_density, in.b_input_density, in.b_aux_density};
+    for (int k = 0; k < 3; ++k) {
+      const std::vector<uint64_t>& words = given[k]->words();
+      d_given_density_[k].reserve(std::max<size_t>(1, words.size()));
+      d_given_density_[k].upload(words, s);
+      densities[k] = d_given_density_[k].get();
+    }
+    uploaded.record(s);
+  }
+  if (in.circuit != nullptr) {
+    const size_t bad = first_unsatisfied_row(d_a, d_b, d_c, rows, d_flag_, s);
+    if (bad != rows) {
+      throw pce::unsatisfied_row_error(bad, *in.circuit);
+    }
+  }
+  evaluated.record(s);
+  for (DeviceBuffer<Fr>& v : d_abc_)
+    v.zero(s, rows, n - rows);
+  quotient_in_place(d_a, d_b, d_c, domain, *ntt_);
+  quotient_done.record(s);
+  quotient_done.sync();
+  t.upload_s = uploaded.ms_since(start) / 1e3;
+  t.spmv_s = evaluated.ms_since(uploaded) / 1e3;
+  t.quotient_s = quotient_done.ms_since(evaluated) / 1e3;
+
+  const Fr* const d_inputs = d_w_.get();
+  const Fr* const d_aux = d_w_.get() + inputs;
+  const ResidentBases rb = resident_bases(params, in);
+  groth16::MsmSums sums;
+  auto t0 = SteadyClock::now();
+  sums.h = msm_resident<G1Curve>(g1_bases_, rb.h, d_a, n - 1, nullptr);
+  t.msm_h_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  sums.l = msm_resident<G1Curve>(g1_bases_, rb.l, d_aux, aux, nullptr);
+  t.msm_l_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  sums.a = msm_resident<G1Curve>(g1_bases_, rb.a_inputs, d_inputs, inputs, nullptr) +
+           msm_resident<G1Curve>(g1_bases_, rb.a_aux, d_aux, aux, densities[0]);
+  t.msm_a_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  sums.b_g1 = msm_resident<G1Curve>(g1_bases_, rb.b1_inputs, d_inputs, inputs, densities[1]) +
+              msm_resident<G1Curve>(g1_bases_, rb.b1_aux, d_aux, aux, densities[2]);
+  t.msm_b_g1_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  sums.b_g2 = msm_resident<G2Curve>(g2_bases_, rb.b2_inputs, d_inputs, inputs, densities[1]) +
+              msm_resident<G2Curve>(g2_bases_, rb.b2_aux, d_aux, aux, densities[2]);
+  t.msm_b_g2_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
+  t.assemble_s = seconds_since(t0);
+  t.total_s = t.synthesis_s + seconds_since(t_start);
+  return proof;
+}
+
+std::vector<Fr> GpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b,
+                                             std::vector<Fr> c, const EvaluationDomain& domain,
+                                             QuotientTiming* timing) {
+  std::lock_guard lock(mu_);
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  return gpu::coset_ab_minus_c(a, b, c, domain, *ntt_, timing);
+}
+
+template <class Curve>
+Jacobian<Curve> GpuBackend::msm_resident(BasesCache<Curve>& cache,
+                                         std::span<const Affine<Curve>> bases, const Fr* d_scalars,
+                                         size_t n, const uint64_t* d_density) {
+  last_msm_ = MsmStats{};
+  if (n == 0 || bases.empty()) return Jacobian<Curve>::identity();
+  const cudaStream_t s = stream_->get();
+  const Affine<Curve>* d_bases = cache.get(bases, s);
+  return msm_split<Curve>(d_bases, d_scalars, n, d_density, ws_, s, &last_msm_);
+}
+
+template <class Curve>
+Jacobian<Curve> GpuBackend::msm(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
+                                const DensityTracker* density, std::span<const Fr> scalars) {
+  if (density == nullptr && bases.size() != scalars.size())
+    throw std::invalid_argument("gpu msm: bases and scalars differ in length");
+  if (density != nullptr) {
+    if (scalars.size() != density->size())
+      throw std::invalid_argument("gpu msm: scalars.size() != density.size()");
+    if (bases.size() != density->popcount())
+      throw std::invalid_argument("gpu msm: bases.size() != density.popcount()");
+  }
+  std::lock_guard lock(mu_);
+  last_msm_ = MsmStats{};
+  if (scalars.empty() || bases.empty()) return Jacobian<Curve>::identity();
+  activate();
+  DeviceMemoryCap::Scope charged(cap_);
+  // After a planned proof, these cached bases are not in the next plan's layout: the next
+  // proof starts from empty caches.
+  if (!last_plan_key_.empty() && last_plan_key_ != "resident") last_plan_key_ = "single msm";
+  const cudaStream_t s = stream_->get();
+  const Affine<Curve>* d_bases = cache.get(bases, s);
+  d_scalars_.reserve(scalars.size());
+  d_scalars_.upload(scalars, s);
+  const uint64_t* d_density = nullptr;
+  if (density != nullptr) {
+    const std::vector<uint64_t>& words = density->words();
+    d_density_.reserve(words.size());
+    d_density_.upload(words, s);
+    d_density = d_density_.get();
+  }
+  return msm_split<Curve>(d_bases, d_scalars_.get(), scalars.size(), d_density, ws_, s, &last_msm_);
+}
+
+G1Jacobian GpuBackend::msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) {
+  return msm<G1Curve>(g1_bases_, bases, nullptr, scalars);
+}
+G2Jacobian GpuBackend::msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) {
+  return msm<G2Curve>(g2_bases_, bases, nullptr, scalars);
+}
+G1Jacobian GpuBackend::msm_g1(std::span<const G1Affine> bases, const DensityTracker& density,
+                              std::span<const Fr> scalars) {
+  return msm<G1Curve>(g1_bases_, bases, &density, scalars);
+}
+G2Jacobian GpuBackend::msm_g2(std::span<const G2Affine> bases, const DensityTracker& density,
+                              std::span<const Fr> scalars) {
+  return msm<G2Curve>(g2_bases_, bases, &density, scalars);
+}
+
+}  // namespace cuzk::gpu

@@ -1,0 +1,178 @@
+// GpuBackend: groth16::ProverBackend on one CUDA device (ordinal chosen at construction; run one
+// backend per device for several devices). A partition stays on the device from its witness to
+// its MSM sums: the compact witness is uploaded once and expanded there, a, b, c come from the
+// recorded circuit's matrices (kept on the device across calls) by SpMV and are checked row by
+// row, the H chain runs in place, and every MSM is the split MSM (0/1 batch addition +
+// Pippenger) over the proving key's points, cached on the device across calls. Only the
+// witness (a few hundred MB for a 32 GiB PoRep partition) crosses PCIe per proof. Proofs equal
+// CpuBackend's byte for byte.
+//
+// With a memory limit ([gpus] memory_limit), or on a device too small for all of that, each proof
+// follows a device memory plan (memory_plan.hpp): the largest sections' bases stream from host
+// memory in chunks overlapped with the MSMs (msm_stream.hpp), the recorded matrices may stream
+// by row blocks with a two-vector H chain, or the SpMV fall back to the CPU; every device
+// allocation the backend makes is charged to the limit (device_memory_cap.hpp) and one past it
+// fails as out of memory. Such a plan proves partitions in batches (batch_limit() > 1): each
+// partition's front (prove_front: a, b, c, the H chain, the H MSM) alone, then the batch's aux
+// MSMs (aux_msm) with each chunk of a section's bases uploaded once for every partition. When
+// everything fits, the resident path runs unchanged and batch_limit() is 1.
+//
+// Construction throws std::runtime_error when CUDA reports no such device. CUDA failures surface
+// as CudaError (a std::runtime_error naming the call site; out_of_memory() for exhausted device
+// memory). One call at a time per backend (a mutex serialises them).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gpu/device/device_buffer.hpp"
+#include "gpu/device/device_info.hpp"
+#include "gpu/device/device_memory_cap.hpp"
+#include "gpu/msm/msm.hpp"
+#include "gpu/msm/msm_stream.hpp"
+#include "gpu/ntt/ntt.hpp"
+#include "gpu/plan/memory_plan.hpp"
+#include "gpu/prover/bases_cache.hpp"
+#include "gpu/spmv/spmv.hpp"
+#include "groth16/backend.hpp"
+#include "util/thread_pool.hpp"
+
+namespace cuzk::gpu {
+
+struct GpuBackendOptions {
+  uint64_t memory_limit = 0;   // bytes of the device this backend may use; 0: the device's
+  ThreadPool* pool = nullptr;  // host copies of streamed bases, the CPU SpMV fallback; null: none
+  uint64_t max_chunk_scalars = kMaxChunkScalars;  // MSM chunks at most (tests force small ones)
+  // Tests: alters a plan that is not all_resident before the proof follows it, to force a
+  // fallback (only towards less device memory: host SpMV, two vectors, streamed sections).
+  std::function<void(MemoryPlan&)> adjust_plan;
+  // Bytes of bases one warm_step() copies at most: ~0.1 s through the pinned slots at the H200's
+  // 52.7 GB/s, the longest a WinningPoSt waits for the step in progress (tests: smaller).
+  uint64_t warm_step_bytes = uint64_t{4} << 30;
+};
+
+class GpuBackend final : public groth16::ProverBackend {
+ public:
+  explicit GpuBackend(int device = 0, GpuBackendOptions options = {});
+  ~GpuBackend() override;
+
+  std::string name() const override;
+  void drop_caches() override { clear_caches(); }
+  groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                       const groth16::ProofRandomness& rand,
+                       groth16::ProverTiming* timing) override;
+  bool warm_step(const groth16::Parameters& params, const groth16::PartitionInput& in) override;
+  size_t batch_limit(const groth16::Parameters& params, const groth16::PartitionInput& in) override;
+  groth16::MsmSums prove_front(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                               groth16::ProverTiming* timing) override;
+  void aux_msm(const groth16::Parameters& params, groth16::AuxSection section,
+               std::span<const groth16::PartitionInput> inputs, std::span<groth16::MsmSums> sums,
+               std::span<groth16::ProverTiming> timings) override;
+  std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
+                                   const EvaluationDomain& domain, QuotientTiming* timing) override;
+  G1Jacobian msm_g1(std::span<const G1Affine> bases, std::span<const Fr> scalars) override;
+  G2Jacobian msm_g2(std::span<const G2Affine> bases, std::span<const Fr> scalars) override;
+  G1Jacobian msm_g1(std::span<const G1Affine> bases, const DensityTracker& density,
+                    std::span<const Fr> scalars) override;
+  G2Jacobian msm_g2(std::span<const G2Affine> bases, const DensityTracker& density,
+                    std::span<const Fr> scalars) override;
+
+  const DeviceInfo& device() const { return info_; }
+  const MsmStats& last_msm() const { return last_msm_; }
+  uint64_t memory_limit() const { return options_.memory_limit; }
+  // Device bytes this backend holds now, and at most since construction.
+  uint64_t memory_in_use() const { return cap_.in_use(); }
+  // Bytes copied host to device and device to host since construction.
+  uint64_t h2d_bytes() const { return h2d_ + streamer_.uploaded_bytes(); }
+  uint64_t d2h_bytes() const { return d2h_; }
+  // Pinned host-to-device bandwidth measured on this device (bytes/s; measured once, the first
+  // time a plan streams: the floor of a capped proof's transfers; 0 when the cap has no room
+  // for a 1 MiB copy).
+  double pinned_h2d_bandwidth();
+  uint64_t memory_peak() const { return cap_.peak(); }
+  // The plan of the last proof (all_resident when nothing streamed).
+  MemoryPlan last_plan() const;
+  // The plan a proof of `in` over `params` would follow now.
+  MemoryPlan plan_for(const groth16::Parameters& params, const groth16::PartitionInput& in);
+  // Frees the cached points, twiddle tables and scratch.
+  void clear_caches();
+
+ private:
+  template <class Curve>
+  Jacobian<Curve> msm(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
+                      const DensityTracker* density, std::span<const Fr> scalars);
+  // The split MSM of n device scalars over (a device copy of) `bases`; caller holds mu_.
+  template <class Curve>
+  Jacobian<Curve> msm_resident(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
+                               const Fr* d_scalars, size_t n, const uint64_t* d_density);
+  // Copies up to `budget` more bytes of `run` to its cache entry (through the pinned slots),
+  // less what it copied from budget; whether the run was not yet whole. Caller holds mu_.
+  template <class Curve>
+  bool warm_run(BasesCache<Curve>& cache, std::span<const Affine<Curve>> run, uint64_t& budget);
+  void activate() const;
+  groth16::Proof prove_resident(const groth16::Parameters& params,
+                                const groth16::PartitionInput& in,
+                                const groth16::ProofRandomness& rand, groth16::ProverTiming& t);
+  // The plan of a proof of `in` now, with the caches laid out for it (cleared when the layout
+  // changes). Caller holds mu_ inside a DeviceMemoryCap::Scope.
+  MemoryPlan begin_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
+  // gpu_backend_planned.cpp: a capped device's front (SpMV or uploads, the H chain, the H MSM,
+  // the inputs' MSMs), freeing between the phases what the next does not use.
+  groth16::MsmSums front_planned(const groth16::Parameters& params,
+                                 const groth16::PartitionInput& in, groth16::ProverTiming& t,
+                                 const MemoryPlan& plan);
+  // gpu_backend_streamed.cpp: the front's a, b, c and H chain with the matrices streamed by row
+  // blocks and two vectors; h ends in d_abc_[0].
+  void chain_streamed(const groth16::PartitionInput& in);
+  // One matrix's rows [r0, r1) times w into d_out[0, r1 - r0), row blocks through the streamer.
+  void spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr* d_out);
+  // gpu_backend_batch.cpp: the aux MSMs of a batch.
+  void aux_planned(const groth16::Parameters& params, groth16::AuxSection section,
+                   std::span<const groth16::PartitionInput> inputs,
+                   std::span<groth16::MsmSums> sums, std::span<groth16::ProverTiming> timings,
+                   const MemoryPlan& plan);
+  MemoryPlan plan_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
+  void clear_locked();
+  // Frees the batch's compact witnesses (a front or another layout needs the room).
+  void release_batch();
+  double bandwidth_locked();  // pinned_h2d_bandwidth() with mu_ held
+
+  // First member: the buffers below refund it when they are freed.
+  DeviceMemoryCap cap_;
+  GpuBackendOptions options_;
+  DeviceInfo info_;
+  mutable std::mutex mu_;
+  std::unique_ptr<Stream> stream_;
+  std::unique_ptr<NttEngine> ntt_;
+  MsmWorkspace ws_;
+  BasesCache<G1Curve> g1_bases_;
+  BasesCache<G2Curve> g2_bases_;
+  DeviceBuffer<Fr> d_scalars_;
+  DeviceBuffer<uint64_t> d_density_;
+  // A partition's working set (grows to the largest partition seen; clear_caches frees it).
+  DeviceCircuit circuit_;
+  DeviceBuffer<Fr> d_w_, d_abc_[3];
+  WitnessScratch witness_scratch_;
+  DeviceBuffer<uint64_t> d_given_density_[3];
+  DeviceBuffer<unsigned long long> d_flag_;
+  BaseStreamer streamer_;
+  DeviceBuffer<Fr> d_coefficients_, d_inputs_, d_chunk_scalars_;
+  DeviceBuffer<uint64_t> d_input_density_, d_section_density_;
+  const void* section_density_source_ = nullptr;  // the host bitmap d_section_density_ holds
+  // The batch's compact witnesses, uploaded once for its four aux sections.
+  std::vector<WitnessScratch> batch_witness_;
+  std::vector<DeviceBuffer<uint8_t>>
+      batch_tails_;  // per partition: a section's tail (bases, scalars)
+  std::vector<const pce::CompactWitness*> batch_key_;
+  uint64_t h2d_ = 0, d2h_ = 0;
+  double pinned_bandwidth_ = 0;  // pinned_h2d_bandwidth(), 0 until measured
+  MsmStats last_msm_;
+  MemoryPlan last_plan_;
+  std::string last_plan_key_;  // the summary of the plan the caches were laid out for
+};
+
+}  // namespace cuzk::gpu

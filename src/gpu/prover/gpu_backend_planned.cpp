@@ -1,0 +1,257 @@
+// GpuBackend on a capped device: the plan (memory_plan.hpp) from the partition's shape, and the
+// front of a proof that follows it (SpMV or uploads, the H chain, the H MSM in chunks, the
+// inputs' MSMs), freeing between the phases what the next does not use; the aux MSMs follow in
+// gpu_backend_batch.cpp. The same proof bytes as the resident path.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/ntt/ntt_launch.hpp"
+#include "gpu/ntt/quotient.hpp"
+#include "gpu/prover/gpu_backend.hpp"
+#include "pce/spmv.hpp"
+#include "util/clock.hpp"
+
+namespace cuzk::gpu {
+
+namespace {
+
+ProverShape prover_shape(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+  const pce::CompactWitness& w = *in.witness;
+  ProverShape shape;
+  shape.domain = EvaluationDomain::for_size(in.rows()).size();
+  shape.inputs = w.inputs.size();
+  shape.aux = w.num_aux;
+  shape.witness_values = w.aux_values.size();
+  shape.recorded = in.circuit != nullptr;
+  shape.pce_bytes = shape.recorded ? DeviceCircuit::bytes_for(*in.circuit) : 0;
+  shape.rows = in.rows();
+  const uint64_t widest = std::max(shape.inputs, shape.aux);
+  constexpr uint32_t g1 = sizeof(G1Affine), g2 = sizeof(G2Affine);
+  constexpr uint32_t x1 = sizeof(Xyzz<G1Curve>), x2 = sizeof(Xyzz<G2Curve>);
+  shape.sections = {{"h", params.h.size(), shape.domain - 1, g1, x1},
+                    {"l", params.l.size(), shape.aux, g1, x1},
+                    {"a", params.a.size(), widest, g1, x1},
+                    {"b_g1", params.b_g1.size(), widest, g1, x1},
+                    {"b_g2", params.b_g2.size(), widest, g2, x2}};
+  return shape;
+}
+
+// One msm_split run in chunks over resident (cached) or streamed bases.
+template <class Curve>
+Jacobian<Curve> chunked_msm(BaseStreamer& streamer, BasesCache<Curve>& cache, bool resident,
+                            std::span<const Affine<Curve>> bases, const Fr* d_scalars, size_t n,
+                            const DensityTracker* density, const uint64_t* d_density, size_t chunk,
+                            MsmWorkspace& ws, cudaStream_t s, MsmStats* stats) {
+  if (n == 0 || bases.empty()) return Jacobian<Curve>::identity();
+  ChunkedMsmInput<Curve> in;
+  in.host_bases = bases;
+  in.d_bases = resident ? cache.get(bases, s) : nullptr;
+  in.d_scalars = d_scalars;
+  in.n = n;
+  if (density != nullptr) {
+    in.density = density->words();
+    in.d_density = d_density;
+  }
+  return streamer.msm<Curve>(in, chunk, ws, s, stats);
+}
+
+}  // namespace
+
+MemoryPlan GpuBackend::plan_locked(const groth16::Parameters& params,
+                                   const groth16::PartitionInput& in) {
+  uint64_t cap = options_.memory_limit;
+  if (cap == 0) {
+    // Uncapped: the device's free memory plus what this backend holds (its to lay out again).
+    size_t free_b = 0, total_b = 0;
+    CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    cap = free_b + cap_.in_use();
+  }
+  return plan_device_memory(prover_shape(params, in), cap, options_.pool != nullptr,
+                            options_.max_chunk_scalars);
+}
+
+groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
+                                           const groth16::PartitionInput& in,
+                                           groth16::ProverTiming& t, const MemoryPlan& plan) {
+  const auto t_start = SteadyClock::now();
+  const pce::CompactWitness& w = *in.witness;
+  const size_t rows = in.rows(), inputs = w.inputs.size();
+  const EvaluationDomain domain = EvaluationDomain::for_size(rows);
+  const size_t n = domain.size();
+  const bool recorded = in.circuit != nullptr;
+  const bool device_spmv = recorded && plan.spmv_on_device;
+  const bool streamed = device_spmv && plan.spmv_streams_matrices;
+  const cudaStream_t s = stream_->get();
+  if (plan.chain_two_vectors && device_spmv)
+    throw std::logic_error("gpu plan: a two-vector H chain needs a, b, c on the host");
+  if (recorded && !device_spmv && options_.pool == nullptr)
+    throw std::logic_error("gpu plan: the host SpMV needs the backend's thread pool");
+  // Not in the plan: the single-MSM entry points' copies, vectors the plan leaves on the host,
+  // a batch's compact witnesses, and what a previous call that threw may have left of its later
+  // phases.
+  d_scalars_.release();
+  d_density_.release();
+  release_batch();
+  if (!device_spmv || streamed) circuit_ = DeviceCircuit();
+  ws_.release();
+  streamer_.release_device();
+  ntt_->release_tables();
+  ntt_->set_single_twiddle_table(streamed);
+  d_abc_[1].release();
+  d_abc_[2].release();
+  const double bandwidth = bandwidth_locked();
+  const uint64_t h2d_before = h2d_bytes(), d2h_before = d2h_bytes();
+
+  Event start, uploaded, evaluated, quotient_done;
+  start.record(s);
+  if (streamed) {
+    // Phases 1 and 2 interleaved, the matrices by row blocks: they count as the chain.
+    uploaded.record(s);
+    evaluated.record(s);
+    chain_streamed(in);
+  } else {
+    // Phase 1: a, b, c on the device (SpMV) or on the host (CPU SpMV, or given).
+    std::vector<Fr> host_abc[3];
+    std::span<const Fr> host[3] = {in.a, in.b, in.c};
+    if (device_spmv) {
+      d_w_.reserve(inputs + w.num_aux);
+      upload_witness(w, d_w_.get(), witness_scratch_, s);
+      h2d_ += inputs * sizeof(Fr) + compact_aux_bytes(w);
+      for (DeviceBuffer<Fr>& v : d_abc_)
+        v.reserve(n);
+      if (circuit_.source != in.circuit->storage.get() || circuit_.rows != rows) {
+        circuit_ = DeviceCircuit();
+        circuit_.upload(*in.circuit, s);
+        h2d_ += circuit_.bytes();
+      }
+      uploaded.record(s);
+      spmv(circuit_, d_w_.get(), d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(), s);
+      const size_t bad = first_unsatisfied_row(d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(),
+                                               rows, d_flag_, s);
+      if (bad != rows) throw pce::unsatisfied_row_error(bad, *in.circuit);
+    } else {
+      if (recorded) {
+        for (auto& v : host_abc)
+          v.resize(rows);
+        pce::evaluate(*in.circuit, w, host_abc[0], host_abc[1], host_abc[2], *options_.pool);
+        if (const auto bad =
+                pce::first_unsatisfied_row(host_abc[0], host_abc[1], host_abc[2], *options_.pool)) {
+          throw pce::unsatisfied_row_error(*bad, *in.circuit);
+        }
+        for (int k = 0; k < 3; ++k)
+          host[k] = host_abc[k];
+      }
+      uploaded.record(s);
+    }
+    evaluated.record(s);
+
+    // Phase 2: the H chain; h ends in d_abc_[0]. The witness is not needed past the SpMV.
+    d_w_.release();
+    witness_scratch_ = WitnessScratch();
+    d_abc_[0].reserve(n);
+    Fr* const d_a = d_abc_[0].get();
+    if (!plan.chain_two_vectors) {
+      for (int k = 0; k < 3; ++k) {
+        d_abc_[k].reserve(n);
+        if (!device_spmv) {
+          d_abc_[k].upload(host[k], s);
+          h2d_ += host[k].size_bytes();
+        }
+        d_abc_[k].zero(s, rows, n - rows);
+      }
+      quotient_in_place(d_abc_[0].get(), d_abc_[1].get(), d_abc_[2].get(), domain, *ntt_);
+    } else {
+      // c first, to its coset evaluations, parked on the host; then a and b; then a b - c in
+      // ranges with c's range uploaded beside them.
+      std::vector<Fr> c_coset(n);
+      d_abc_[0].upload(host[2], s);
+      d_abc_[0].zero(s, rows, n - rows);
+      quotient_to_coset(d_a, domain, *ntt_);
+      d_abc_[0].download(c_coset, s);
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(s));  // c_coset complete before it is read back
+      d_abc_[0].upload(host[0], s);
+      d_abc_[0].zero(s, rows, n - rows);
+      d_abc_[1].reserve(n);
+      d_abc_[1].upload(host[1], s);
+      d_abc_[1].zero(s, rows, n - rows);
+      h2d_ += 2 * n * sizeof(Fr) + 3 * rows * sizeof(Fr);
+      d2h_ += n * sizeof(Fr);
+      quotient_to_coset(d_a, domain, *ntt_);
+      quotient_to_coset(d_abc_[1].get(), domain, *ntt_);
+      {
+        const size_t len = std::min<size_t>(n, kChainChunkElements);
+        DeviceBuffer<Fr> c_range(len);
+        for (size_t off = 0; off < n; off += len) {
+          const size_t m = std::min(len, n - off);
+          // Stream order: this upload waits for the previous range's product to be read.
+          c_range.upload(std::span<const Fr>(c_coset).subspan(off, m), s);
+          ntt_detail::launch_ab_minus_c(d_a + off, d_abc_[1].get() + off, c_range.get(), m, s);
+        }
+        CUZK_CUDA_CHECK(cudaStreamSynchronize(s));  // before c_range and c_coset go
+      }
+      d_abc_[1].release();
+      quotient_from_coset(d_a, domain, *ntt_);
+    }
+  }
+  quotient_done.record(s);
+  quotient_done.sync();
+  t.upload_s = uploaded.ms_since(start) / 1e3;
+  t.spmv_s = evaluated.ms_since(uploaded) / 1e3;
+  t.quotient_s = quotient_done.ms_since(evaluated) / 1e3;
+  d_abc_[1].release();
+  d_abc_[2].release();
+  ntt_->release_tables();
+  ntt_->set_single_twiddle_table(false);
+
+  // Phase 3: the H MSM in chunks (its bases streamed unless resident), then the inputs' parts
+  // of A, B_G1, B_G2 (a few hundred scalars, their bases cached).
+  const size_t chunk = plan.chunk_scalars != 0 ? plan.chunk_scalars : (n + 63) / 64 * 64;
+  const bool rh = plan.resident("h");
+  if (!rh) streamer_.reserve(chunk * sizeof(G1Affine));
+  groth16::MsmSums sums;
+  auto t0 = SteadyClock::now();
+  sums.h =
+      chunked_msm<G1Curve>(streamer_, g1_bases_, rh, std::span<const G1Affine>(params.h),
+                           d_abc_[0].get(), n - 1, nullptr, nullptr, chunk, ws_, s, &last_msm_);
+  t.msm_h_s = seconds_since(t0);
+  streamer_.release_device();
+  ws_.release();
+  d_abc_[0].release();
+  t0 = SteadyClock::now();
+  d_inputs_.reserve(inputs);
+  d_inputs_.upload(w.inputs, s);
+  const std::vector<uint64_t>& b_words = in.b_input_density->words();
+  d_input_density_.reserve(std::max<size_t>(1, b_words.size()));
+  d_input_density_.upload(b_words, s);
+  h2d_ += inputs * sizeof(Fr) + b_words.size() * 8;
+  const size_t b_inputs = in.b_input_density->popcount();
+  const auto a_in = std::span<const G1Affine>(params.a).first(inputs);
+  const auto b1_in = std::span<const G1Affine>(params.b_g1).first(b_inputs);
+  const auto b2_in = std::span<const G2Affine>(params.b_g2).first(b_inputs);
+  sums.l = G1Jacobian::identity();
+  sums.a = msm_split<G1Curve>(g1_bases_.get(a_in, s), d_inputs_.get(), inputs, nullptr, ws_, s);
+  const double a_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  sums.b_g1 = b_inputs == 0 ? G1Jacobian::identity()
+                            : msm_split<G1Curve>(g1_bases_.get(b1_in, s), d_inputs_.get(), inputs,
+                                                 d_input_density_.get(), ws_, s);
+  const double b1_s = seconds_since(t0);
+  t0 = SteadyClock::now();
+  sums.b_g2 = b_inputs == 0 ? G2Jacobian::identity()
+                            : msm_split<G2Curve>(g2_bases_.get(b2_in, s), d_inputs_.get(), inputs,
+                                                 d_input_density_.get(), ws_, s);
+  t.msm_a_s += a_s;
+  t.msm_b_g1_s += b1_s;
+  t.msm_b_g2_s += seconds_since(t0);
+  ws_.release();
+  const uint64_t moved = (h2d_bytes() - h2d_before) + (d2h_bytes() - d2h_before);
+  t.h2d_bytes += h2d_bytes() - h2d_before;
+  t.d2h_bytes += d2h_bytes() - d2h_before;
+  if (bandwidth > 0) t.transfer_floor_s += static_cast<double>(moved) / bandwidth;
+  t.total_s = t.synthesis_s + seconds_since(t_start);
+  return sums;
+}
+
+}  // namespace cuzk::gpu

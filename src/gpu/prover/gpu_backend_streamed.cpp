@@ -1,0 +1,144 @@
+// GpuBackend's front when the recorded matrices do not fit beside the H chain
+// (MemoryPlan::spmv_streams_matrices, a 16 GiB card at 32 GiB): the matrices reach the device by
+// row blocks through the staging slots, and the chain holds two vectors and one twiddle table:
+//   a = A w and b = B w whole; C w by blocks of rows, each checked against a b (the satisfaction
+//   check, as the resident path does on whole vectors); a and b to the coset; a *= b; c = C w
+//   again into b's vector, to the coset; a -= c; a from the coset: h.
+// The same field operations as quotient_in_place (a b - c as a b, then - c), so the same h.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "gpu/device/cuda_check.hpp"
+#include "gpu/ntt/ntt_launch.hpp"
+#include "gpu/ntt/quotient.hpp"
+#include "gpu/prover/gpu_backend.hpp"
+#include "pce/spmv.hpp"
+
+namespace cuzk::gpu {
+
+namespace {
+
+// Bytes of a row block [r0, r1) in a slot: its row offsets, columns, coefficient indices.
+size_t block_bytes(const pce::CsrMatrix& m, size_t r0, size_t r1) {
+  const size_t entries = m.row_ptr[r1] - m.row_ptr[r0];
+  return (r1 - r0 + 1) * sizeof(uint32_t) +
+         entries * (sizeof(uint32_t) + sizeof(pce::CoefficientIndex));
+}
+
+// Row blocks of [r0, r1) that fill at most `slot` bytes each (the largest end by bisection).
+std::vector<std::pair<size_t, size_t>> row_blocks(const pce::CsrMatrix& m, size_t r0, size_t r1,
+                                                  size_t slot) {
+  std::vector<std::pair<size_t, size_t>> blocks;
+  for (size_t b = r0; b < r1;) {
+    if (block_bytes(m, b, b + 1) > slot) {
+      throw std::runtime_error("gpu spmv: row " + std::to_string(b) + " has " +
+                               std::to_string(m.row_ptr[b + 1] - m.row_ptr[b]) +
+                               " entries, more than a staging slot of " + std::to_string(slot) +
+                               " bytes holds");
+    }
+    size_t lo = b + 1, hi = r1;  // block_bytes(b, lo) fits; find the largest end that does
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo + 1) / 2;
+      if (block_bytes(m, b, mid) <= slot) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    blocks.emplace_back(b, lo);
+    b = lo;
+  }
+  return blocks;
+}
+
+}  // namespace
+
+void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr* d_out) {
+  const cudaStream_t s = stream_->get();
+  const auto blocks = row_blocks(m, r0, r1, streamer_.slot_bytes());
+  const auto as_bytes = [](const auto* p, size_t count) {
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(p), count * sizeof(*p));
+  };
+  streamer_.stream(
+      blocks.size(),
+      [&](size_t k) {
+        const auto [b0, b1] = blocks[k];
+        const size_t e0 = m.row_ptr[b0], e1 = m.row_ptr[b1];
+        return BaseStreamer::HostRanges{as_bytes(m.row_ptr.data() + b0, b1 - b0 + 1),
+                                        as_bytes(m.cols.data() + e0, e1 - e0),
+                                        as_bytes(m.coeffs.data() + e0, e1 - e0)};
+      },
+      [&](size_t k, const uint8_t* d) {
+        const auto [b0, b1] = blocks[k];
+        const size_t e0 = m.row_ptr[b0], entries = m.row_ptr[b1] - e0;
+        MatrixRowBlock block;
+        block.row_ptr = reinterpret_cast<const uint32_t*>(d);
+        block.cols = block.row_ptr + (b1 - b0 + 1);
+        block.coeffs = reinterpret_cast<const pce::CoefficientIndex*>(block.cols + entries);
+        block.r0 = b0;
+        block.rows = b1 - b0;
+        block.e0 = e0;
+        spmv_rows(block, d_coefficients_.get(), d_w_.get(), d_out + (b0 - r0), s);
+      },
+      s);
+}
+
+void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
+  const pce::RecordedCircuit& rc = *in.circuit;
+  const pce::CompactWitness& w = *in.witness;
+  const size_t rows = in.rows();
+  const EvaluationDomain domain = EvaluationDomain::for_size(rows);
+  const size_t n = domain.size();
+  const cudaStream_t s = stream_->get();
+  d_w_.reserve(w.inputs.size() + w.num_aux);
+  upload_witness(w, d_w_.get(), witness_scratch_, s);
+  d_coefficients_.reserve(std::max<size_t>(1, rc.coefficients.size()));
+  d_coefficients_.upload(rc.coefficients, s);
+  h2d_ += w.inputs.size() * sizeof(Fr) + compact_aux_bytes(w) + rc.coefficients.size_bytes();
+  // Slots of kMinMatrixSlotBytes (memory_plan.cpp), or of the largest matrix when it is smaller.
+  size_t slot = 0;
+  for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c})
+    slot = std::max(slot, block_bytes(*m, 0, rows));
+  slot = std::min<size_t>(slot, kMinMatrixSlotBytes);
+  streamer_.reserve(slot);
+  d_abc_[0].reserve(n);
+  d_abc_[1].reserve(n);
+  Fr* const d_a = d_abc_[0].get();
+  Fr* const d_b = d_abc_[1].get();
+  spmv_streamed(rc.a, 0, rows, d_a);
+  spmv_streamed(rc.b, 0, rows, d_b);
+  {
+    // Every row's a b = c, C's rows a block at a time.
+    const size_t len = std::min<size_t>(rows, kChainChunkElements);
+    DeviceBuffer<Fr> c_block(std::max<size_t>(1, len));
+    for (size_t r = 0; r < rows; r += len) {
+      const size_t m = std::min(len, rows - r);
+      spmv_streamed(rc.c, r, r + m, c_block.get());
+      const size_t bad = first_unsatisfied_row(d_a + r, d_b + r, c_block.get(), m, d_flag_, s);
+      if (bad != m) throw pce::unsatisfied_row_error(r + bad, rc);
+    }
+  }
+  // One of the slots and a twiddle table at a time (memory_plan.cpp's chain phase).
+  streamer_.release_device();
+  d_abc_[0].zero(s, rows, n - rows);
+  d_abc_[1].zero(s, rows, n - rows);
+  quotient_to_coset(d_a, domain, *ntt_);
+  quotient_to_coset(d_b, domain, *ntt_);
+  ntt_detail::launch_mul(d_a, d_b, n, s);
+  // c again, into b's vector (b is in the product), then to its coset.
+  ntt_->release_tables();
+  streamer_.reserve(slot);
+  spmv_streamed(rc.c, 0, rows, d_b);
+  d_abc_[1].zero(s, rows, n - rows);
+  streamer_.release_device();  // (cudaFree waits for the SpMV that read the slots and w)
+  d_w_.release();
+  witness_scratch_ = WitnessScratch();
+  quotient_to_coset(d_b, domain, *ntt_);
+  ntt_detail::launch_sub(d_a, d_b, n, s);
+  d_abc_[1].release();
+  quotient_from_coset(d_a, domain, *ntt_);
+  d_coefficients_.release();
+}
+
+}  // namespace cuzk::gpu
