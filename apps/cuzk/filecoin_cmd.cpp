@@ -10,17 +10,17 @@
 #include <string_view>
 
 #include "command_clock.hpp"
-#include "filecoin/c1_json.hpp"
-#include "filecoin/c1_wrapper.hpp"
 #include "filecoin/commcid.hpp"
 #include "filecoin/fr32.hpp"
-#include "filecoin/parent_cache.hpp"
+#include "filecoin/graph/parent_cache.hpp"
+#include "filecoin/hash/sha256_tree.hpp"
 #include "filecoin/pieces.hpp"
-#include "filecoin/porep_verify.hpp"
-#include "filecoin/seal_commit.hpp"
-#include "filecoin/seal_precommit.hpp"
-#include "filecoin/sha256_tree.hpp"
-#include "filecoin/synthetic_c1.hpp"
+#include "porep/vanilla/c1_json.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
+#include "porep/vanilla/porep_verify.hpp"
+#include "porep/vanilla/seal_commit.hpp"
+#include "porep/vanilla/seal_precommit.hpp"
+#include "porep/vanilla/synthetic_c1.hpp"
 #include "util/progress.hpp"
 
 namespace cuzk::app {

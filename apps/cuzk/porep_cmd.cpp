@@ -16,7 +16,6 @@
 #include "engine/circuit_handler.hpp"
 #include "engine/porep_handler.hpp"
 #include "engine/serial_prover.hpp"
-#include "filecoin/c1_wrapper.hpp"
 #include "filecoin/domain.hpp"
 #include "gpu/backend_factory.hpp"
 #include "parameter_flags.hpp"
@@ -24,6 +23,7 @@
 #include "porep/parameter_cache.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/seal_commit_phase2.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
 #include "util/input_file.hpp"
 
 namespace cuzk::app {

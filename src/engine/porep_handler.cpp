@@ -6,12 +6,12 @@
 
 #include "engine/post_handler.hpp"
 #include "engine/update_handler.hpp"
-#include "filecoin/c1_wrapper.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/seal_commit_phase2.hpp"
 #include "porep/stacked_circuit.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
 
 namespace cuzk::engine {
 

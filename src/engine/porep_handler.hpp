@@ -8,8 +8,8 @@
 #include <memory>
 
 #include "engine/circuit_handler.hpp"
-#include "filecoin/porep_proof.hpp"
 #include "porep/public_params.hpp"
+#include "porep/vanilla/porep_proof.hpp"
 
 namespace cuzk::engine {
 

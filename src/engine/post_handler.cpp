@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/post/post_request.hpp"
 #include "post/fallback_circuit.hpp"
 #include "post/parameter_cache.hpp"
 #include "post/public_inputs.hpp"
+#include "post/vanilla/post_request.hpp"
 
 namespace cuzk::engine {
 

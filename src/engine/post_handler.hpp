@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "engine/circuit_handler.hpp"
-#include "filecoin/post/post_request.hpp"
+#include "post/vanilla/post_request.hpp"
 
 namespace cuzk::engine {
 

@@ -4,11 +4,11 @@
 #include <string>
 
 #include "filecoin/registered_proof.hpp"
-#include "filecoin/update/update_proof.hpp"
 #include "update/parameter_cache.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
 #include "update/update_proof.hpp"
+#include "update/vanilla/update_proof.hpp"
 
 namespace cuzk::engine {
 

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "engine/circuit_handler.hpp"
-#include "filecoin/update/update_params.hpp"
-#include "filecoin/update/update_proof.hpp"
-#include "filecoin/update/update_vanilla.hpp"
+#include "update/vanilla/update_params.hpp"
+#include "update/vanilla/update_proof.hpp"
+#include "update/vanilla/update_vanilla.hpp"
 
 namespace cuzk::engine {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "filecoin/merkle/tree_shape.hpp"
 #include "filecoin/registered_proof.hpp"
-#include "filecoin/tree_shape.hpp"
 
 namespace cuzk::filecoin {
 

@@ -16,11 +16,11 @@
 #include <string>
 
 #include "circuits/por.hpp"
-#include "filecoin/porep_challenges.hpp"
-#include "filecoin/porep_config.hpp"
+#include "filecoin/graph/stacked_graph.hpp"
+#include "filecoin/merkle/tree_shape.hpp"
 #include "filecoin/registered_proof.hpp"
-#include "filecoin/stacked_graph.hpp"
-#include "filecoin/tree_shape.hpp"
+#include "porep/vanilla/porep_challenges.hpp"
+#include "porep/vanilla/porep_config.hpp"
 
 namespace cuzk::porep {
 

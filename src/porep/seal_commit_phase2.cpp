@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "filecoin/porep_verify.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
+#include "porep/vanilla/porep_verify.hpp"
 
 namespace cuzk::porep {
 

@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/porep_proof.hpp"
 #include "groth16/types.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/public_params.hpp"
+#include "porep/vanilla/porep_proof.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::porep {

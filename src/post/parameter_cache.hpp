@@ -17,9 +17,9 @@
 #include <string_view>
 
 #include "filecoin/parameter_cache.hpp"
-#include "filecoin/post/post_config.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/types.hpp"
+#include "post/vanilla/post_config.hpp"
 #include "util/atomic_file.hpp"
 #include "util/thread_pool.hpp"
 

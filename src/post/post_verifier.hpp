@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <span>
 
-#include "filecoin/post/post_config.hpp"
 #include "groth16/types.hpp"
 #include "post/public_inputs.hpp"
+#include "post/vanilla/post_config.hpp"
 
 namespace cuzk::post {
 

@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "cs/constraint_system.hpp"
-#include "filecoin/tree_shape.hpp"
-#include "filecoin/update/update_params.hpp"
+#include "filecoin/merkle/tree_shape.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
 #include "update/challenge_witness.hpp"
+#include "update/vanilla/update_params.hpp"
 
 namespace cuzk::update {
 

@@ -8,9 +8,9 @@
 #include "circuits/por.hpp"
 #include "circuits/poseidon_circuit.hpp"
 #include "circuits/tree_hash.hpp"
-#include "filecoin/poseidon.hpp"
-#include "filecoin/update/update_encoding.hpp"
+#include "filecoin/hash/poseidon.hpp"
 #include "gadgets/multipack.hpp"
+#include "update/vanilla/update_encoding.hpp"
 
 namespace cuzk::update {
 

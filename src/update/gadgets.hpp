@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "cs/constraint_system.hpp"
-#include "filecoin/update/update_params.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
+#include "update/vanilla/update_params.hpp"
 
 namespace cuzk::update {
 

@@ -18,9 +18,9 @@
 #include <string_view>
 
 #include "filecoin/parameter_cache.hpp"
-#include "filecoin/update/update_params.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/types.hpp"
+#include "update/vanilla/update_params.hpp"
 #include "util/atomic_file.hpp"
 #include "util/thread_pool.hpp"
 

@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/update/update_params.hpp"
-#include "filecoin/update/update_proof.hpp"
-#include "filecoin/update/update_vanilla.hpp"
 #include "groth16/types.hpp"
+#include "update/vanilla/update_params.hpp"
+#include "update/vanilla/update_proof.hpp"
+#include "update/vanilla/update_vanilla.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::update {

@@ -21,15 +21,15 @@
 #include "common/test_parameter_cache.hpp"
 #include "cs/key_assembly.hpp"
 #include "cs/proving_assignment.hpp"
-#include "filecoin/porep_config.hpp"
-#include "filecoin/seal_commit.hpp"
-#include "filecoin/seal_precommit.hpp"
-#include "filecoin/sha256.hpp"
-#include "filecoin/synthetic_c1.hpp"
+#include "filecoin/hash/sha256.hpp"
 #include "groth16/setup.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/public_params.hpp"
 #include "porep/stacked_circuit.hpp"
+#include "porep/vanilla/porep_config.hpp"
+#include "porep/vanilla/seal_commit.hpp"
+#include "porep/vanilla/seal_precommit.hpp"
+#include "porep/vanilla/synthetic_c1.hpp"
 
 namespace cuzk::porep::test {
 

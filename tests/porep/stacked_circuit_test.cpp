@@ -12,9 +12,9 @@
 
 #include "cs/proving_assignment.hpp"
 #include "cs/test_cs.hpp"
-#include "filecoin/porep_verify.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/stacked_circuit.hpp"
+#include "porep/vanilla/porep_verify.hpp"
 #include "porep_test_util.hpp"
 
 namespace cuzk::porep {
