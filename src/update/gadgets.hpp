@@ -31,6 +31,9 @@ namespace cuzk::update {
 using gadgets::AllocatedBit;
 using gadgets::AllocatedNum;
 
+// (sum 2^i bits_i) * 1 = num: the little-endian bits of a number, one constraint named `name`.
+void enforce_binary_decomposition(ConstraintSystem& cs, NameFn name,
+                                  std::span<const AllocatedBit> bits, const AllocatedNum& num);
 std::vector<AllocatedBit> allocated_num_to_allocated_bits(ConstraintSystem& cs,
                                                           const AllocatedNum& num);
 
