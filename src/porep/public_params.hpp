@@ -58,10 +58,4 @@ struct PublicParams {
   void validate() const;
 };
 
-// Parses "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (also "2kib", "2048", "32G") into bytes.
-// std::invalid_argument naming the text otherwise.
-uint64_t parse_sector_size(const std::string& text);
-// "2KiB", "32GiB", or the byte count when it is not a whole KiB/MiB/GiB.
-std::string sector_size_name(uint64_t bytes);
-
 }  // namespace cuzk::porep

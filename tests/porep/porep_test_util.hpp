@@ -30,6 +30,7 @@
 #include "porep/vanilla/seal_commit.hpp"
 #include "porep/vanilla/seal_precommit.hpp"
 #include "porep/vanilla/synthetic_c1.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::porep::test {
 
@@ -126,7 +127,7 @@ inline const filecoin::ParameterChecks kTestParameterChecks{
 inline TestParameters cached_test_parameters(const PublicParams& pp, ThreadPool& pool) {
   return cuzk::testing::cached_test_parameters(
       StackedCircuit::blank(pp),
-      {"CUZK_POREP_TEST_CACHE", CUZK_POREP_TEST_CACHE, sector_size_name(pp.sector_size()) + "-",
+      {"CUZK_POREP_TEST_CACHE", CUZK_POREP_TEST_CACHE, binary_size_name(pp.sector_size()) + "-",
        kTestParameterSeed, std::string(kTestParameterSeed) + " marked .meta",
        [&](const std::filesystem::path& dir, const groth16::Parameters& params) {
          write_test_parameter_files(dir, pp, params, kTestParameterSeed, Overwrite::kRefuse);

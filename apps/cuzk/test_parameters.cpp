@@ -1,14 +1,16 @@
-#include "device_parameters.hpp"
+#include "test_parameters.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 
 #include "command_clock.hpp"
 #include "engine/circuit_handler.hpp"
 #include "engine/pce_loader.hpp"
+#include "gpu/backend_factory.hpp"
 #include "pce_cmd.hpp"
 #include "util/progress.hpp"
 
@@ -111,6 +113,54 @@ void print_parameter_files(const filecoin::ParameterFiles& files) {
     std::printf("%s  %s (%llu bytes)\n", digest.c_str(), f.string().c_str(),
                 static_cast<unsigned long long>(size));
   }
+}
+
+bool test_parameters_on_device(const std::string& backend, const std::string& out) {
+  const bool on_device = backend == "gpu";
+  if (!on_device && backend != "cpu") {
+    throw std::invalid_argument("--backend " + backend + ": params are made on the cpu or the gpu");
+  }
+  if (out.empty()) {
+    throw std::invalid_argument(
+        "give --out DIR: test parameters are INSECURE and carry Filecoin's file names, so they "
+        "are never written into a parameter cache by default");
+  }
+  return on_device;
+}
+
+int write_test_parameters(const TestParameterCircuit& circuit, const TestParameterOutput& out) {
+  const filecoin::ParameterFiles names = filecoin::parameter_files(out.dir, circuit.set.cache_id);
+  if (out.on_device) groth16::require_backend("gpu");  // before anything is recorded
+  const Overwrite mode = out.force ? Overwrite::kForce : Overwrite::kRefuse;
+  if (mode == Overwrite::kRefuse) refuse_existing_parameter_files(names);
+  ThreadPool pool(out.threads);
+  std::fprintf(stderr,
+               "warning: test parameters from a known seed; INSECURE, never use them in "
+               "production (their .meta marks them; loading them needs --allow-insecure-params "
+               "or [srs] allow_insecure_params = true)\n");
+  if (out.on_device) {
+    write_test_parameters_on_device(
+        {circuit.circuit_id, out.pce_dir, {circuit.set.sector_size, true, out.seed}}, names, mode,
+        pool);
+    print_parameter_files(names);
+    return 0;
+  }
+  groth16::SetupTiming st;
+  groth16::Parameters params;
+  {
+    PhasedProgress shown("points");
+    params = circuit.generate(pool, &st, std::ref(shown));
+  }
+  const auto t0 = Clock::now();
+  const filecoin::ParameterFiles files =
+      filecoin::write_test_parameter_files(out.dir, circuit.set, params, out.seed, mode);
+  const double t_write = seconds_since(t0);
+  std::printf("%s: %zu constraints with input rows, %zu inputs, %zu aux\n", circuit.label.c_str(),
+              st.constraints, st.inputs, st.aux);
+  std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
+              st.synthesis_s, st.setup_s, t_write, peak_rss_gib());
+  print_parameter_files(files);
+  return 0;
 }
 
 }  // namespace cuzk::app
