@@ -35,8 +35,8 @@ class PoStJobState final : public PreparedJob {
 
   PartitionCircuit partition(unsigned k) const override {
     if (k >= parts_.size()) {
-      throw std::invalid_argument("partition " + std::to_string(k) + " of a PoSt job of " +
-                                  std::to_string(parts_.size()));
+      throw circuits::ProofKindError("partition " + std::to_string(k) + " of a PoSt job of " +
+                                     std::to_string(parts_.size()));
     }
     const filecoin::PoStJob& job = parts_[k];
     return timed_partition([&] { return public_inputs(job.params, job.randomness, job.partition); },
