@@ -63,34 +63,40 @@ uint64_t challenge_from_bytes(std::span<const uint8_t, 32> bytes, uint64_t secto
   return static_cast<uint64_t>(r) + 1;
 }
 
-std::vector<uint64_t> interactive_challenges(uint64_t sector_nodes, const Domain& replica_id,
-                                             const ChallengeSeed& seed,
-                                             unsigned challenges_per_partition, unsigned k) {
+namespace {
+
+// Partition k's challenges: each from SHA-256 of what `prefix` hashes, then the little-endian
+// global index (the two derivations differ only in their prefix).
+template <class Prefix>
+std::vector<uint64_t> hashed_challenges(uint64_t sector_nodes, unsigned challenges_per_partition,
+                                        unsigned k, Prefix&& prefix) {
   check_nodes(sector_nodes);
   check_partition(k);
   std::vector<uint64_t> out;
   Sha256 h;
   for (unsigned i = 0; i < challenges_per_partition; ++i) {
     const auto j = le32(global_index(challenges_per_partition, k, i));
-    h.update(replica_id).update(seed).update(j);
+    prefix(h).update(j);
     out.push_back(challenge_from_bytes(h.finish(), sector_nodes));
   }
   return out;
 }
 
+}  // namespace
+
+std::vector<uint64_t> interactive_challenges(uint64_t sector_nodes, const Domain& replica_id,
+                                             const ChallengeSeed& seed,
+                                             unsigned challenges_per_partition, unsigned k) {
+  return hashed_challenges(sector_nodes, challenges_per_partition, k,
+                           [&](Sha256& h) -> Sha256& { return h.update(replica_id).update(seed); });
+}
+
 std::vector<uint64_t> non_interactive_challenges(uint64_t sector_nodes, const Domain& replica_id,
                                                  const Domain& comm_r,
                                                  unsigned challenges_per_partition, unsigned k) {
-  check_nodes(sector_nodes);
-  check_partition(k);
-  std::vector<uint64_t> out;
-  Sha256 h;
-  for (unsigned i = 0; i < challenges_per_partition; ++i) {
-    const auto j = le32(global_index(challenges_per_partition, k, i));
-    h.update(text(kNiPorepChallengeTag)).update(replica_id).update(comm_r).update(j);
-    out.push_back(challenge_from_bytes(h.finish(), sector_nodes));
-  }
-  return out;
+  return hashed_challenges(sector_nodes, challenges_per_partition, k, [&](Sha256& h) -> Sha256& {
+    return h.update(text(kNiPorepChallengeTag)).update(replica_id).update(comm_r);
+  });
 }
 
 SynthChallengeGenerator::SynthChallengeGenerator(uint64_t sector_nodes, const Domain& replica_id,
