@@ -508,6 +508,8 @@ void add_filecoin_commands(CLI::App& app, FilecoinOptions& o) {
   cv->callback([&] { o.action = A::kC1Verify; });
 }
 
+// One case per subcommand: every command file dispatches alike, and what they share (the exit
+// codes of what is thrown) is exit_code_of, once.
 int run_filecoin(const FilecoinOptions& o) {
   using A = FilecoinOptions::Action;
   return exit_code_of([&] {

@@ -317,6 +317,8 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   info->callback([&] { o.action = PorepOptions::Action::kInfo; });
 }
 
+// One case per subcommand: every command file dispatches alike, and what they share (the exit
+// codes of what is thrown) is exit_code_of, once.
 int run_porep(const PorepOptions& o) {
   return exit_code_of([&] {
     switch (o.action) {

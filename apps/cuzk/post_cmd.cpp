@@ -460,6 +460,8 @@ int run_verify(const PostOptions& o) {
 
 }  // namespace
 
+// One case per subcommand: every command file dispatches alike, and what they share (the exit
+// codes of what is thrown) is exit_code_of, once.
 int run_post(const PostOptions& o) {
   return exit_code_of([&] {
     switch (o.action) {

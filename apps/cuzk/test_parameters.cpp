@@ -122,8 +122,8 @@ bool test_parameters_on_device(const std::string& backend, const std::string& ou
   }
   if (out.empty()) {
     throw std::invalid_argument(
-        "give --out DIR: test parameters are INSECURE and carry Filecoin's file names, so they "
-        "are never written into a parameter cache by default");
+        "give --out DIR: params needs --out (test parameters are INSECURE and carry Filecoin's "
+        "file names, so they are never written into a parameter cache by default)");
   }
   return on_device;
 }

@@ -463,6 +463,8 @@ int run_verify(const UpdateOptions& o) {
 
 }  // namespace
 
+// One case per subcommand: every command file dispatches alike, and what they share (the exit
+// codes of what is thrown) is exit_code_of, once.
 int run_update(const UpdateOptions& o) {
   using A = UpdateOptions::Action;
   return exit_code_of([&] {

@@ -46,6 +46,8 @@ groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string
   return groth16::generate_test_parameters(StackedCircuit::blank(pp), seed, pool, timing, progress);
 }
 
+// This kind's entry to filecoin/circuit_parameters.hpp, alike in porep, post and update (see
+// parameter_cache.hpp).
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,
                                           const groth16::Parameters& params, std::string_view seed,
                                           Overwrite mode) {

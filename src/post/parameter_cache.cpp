@@ -47,6 +47,8 @@ groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams&
                                            progress);
 }
 
+// This kind's entry to filecoin/circuit_parameters.hpp, alike in porep, post and update (see
+// parameter_cache.hpp).
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,
                                           const filecoin::FallbackPoStParams& pp,
                                           const groth16::Parameters& params, std::string_view seed,
