@@ -118,6 +118,9 @@ void append_json(std::string& out, const InclusionPath& path) {
   out += "]}";
 }
 
+// serde's JSON of each shape, field by field in serde's order (the C1 writer in
+// porep/vanilla/c1_json.cpp has the same look for its own structs): a table of fields would hide
+// the order the bytes must keep.
 void append_json(std::string& out, const MerkleProof& proof) {
   out += "{\"data\":{";
   std::visit(

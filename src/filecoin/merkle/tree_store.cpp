@@ -148,6 +148,8 @@ TemporaryAux default_t_aux(uint64_t sector_nodes, unsigned layers, const TreeSha
   return t;
 }
 
+// bincode, field by field in the Rust struct's order (every bincode writer here, e.g.
+// update/vanilla/update_proof.cpp's, has this look; the order is the format).
 std::vector<uint8_t> encode_t_aux(const TemporaryAux& aux) {
   bincode::Writer w;
   w.u64(aux.labels.size());

@@ -240,6 +240,7 @@ PorepChallengeProof challenge_proof(const json& j, const At& at) {
 
 }  // namespace
 
+// Field by field in serde's order, as merkle_proof_codec.cpp writes the proofs inside.
 std::string seal_commit_phase1_to_json(const SealCommitPhase1Output& c1) {
   const SealProofInfo& info = seal_proof_info(c1.registered_proof);
   std::string out;

@@ -12,6 +12,8 @@ constexpr uint64_t kMinMerkleProofBytes = 76;
 
 }  // namespace
 
+// bincode, field by field in PartitionProof's order (tree_store.cpp's t_aux writer looks alike;
+// the order is the format).
 std::vector<uint8_t> encode_update_partition_proof(const UpdatePartitionProof& proof) {
   bincode::Writer w;
   w.domain(proof.comm_c);
