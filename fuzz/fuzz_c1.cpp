@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "filecoin/c1_json.hpp"
-#include "filecoin/c1_wrapper.hpp"
 #include "fuzz_check.hpp"
+#include "porep/vanilla/c1_json.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace cuzk;

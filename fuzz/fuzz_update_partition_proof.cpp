@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <span>
 
-#include "filecoin/update/update_proof.hpp"
 #include "fuzz_check.hpp"
+#include "update/vanilla/update_proof.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace cuzk;

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <span>
 
-#include "filecoin/merkle_proof_codec.hpp"
-#include "filecoin/post/post_vanilla_proof.hpp"
+#include "filecoin/merkle/merkle_proof_codec.hpp"
 #include "fuzz_check.hpp"
+#include "post/vanilla/post_vanilla_proof.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace cuzk;

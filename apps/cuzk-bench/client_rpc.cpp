@@ -8,8 +8,8 @@
 #include <iterator>
 
 #include "client_util.hpp"
-#include "filecoin/c1_wrapper.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
 
 namespace cuzk::bench {
 namespace {

@@ -9,8 +9,8 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "filecoin/post/post_files.hpp"
 #include "filecoin/registered_proof.hpp"
+#include "post/vanilla/post_files.hpp"
 #include "util/text.hpp"
 
 namespace cuzk::bench {

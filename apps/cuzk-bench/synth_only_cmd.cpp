@@ -10,12 +10,12 @@
 
 #include "cs/metric_cs.hpp"
 #include "cs/proving_assignment.hpp"
-#include "filecoin/c1_wrapper.hpp"
 #include "pce/pce_file.hpp"
 #include "pce/recording_cs.hpp"
 #include "pce/spmv.hpp"
 #include "pce/witness_cs.hpp"
 #include "porep/stacked_circuit.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
 #if defined(CUZK_HAVE_CUDA)
 #include "gpu/device/device_info.hpp"
 #include "gpu/spmv/spmv.hpp"

@@ -31,6 +31,7 @@
 #include "server/request_parse_status.hpp"
 #include "server/status_page.hpp"
 #include "startup_checks.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::daemon {
 namespace {
@@ -172,9 +173,9 @@ int run_daemon(const server::DaemonConfig& config, const std::string& config_ori
                                                : "client certificates required"},
             {"backend", ec.backend},
             {"gpu_memory_limit",
-             ec.gpu_memory_limit == 0 ? "device" : server::format_size(ec.gpu_memory_limit)},
+             ec.gpu_memory_limit == 0 ? "device" : binary_size_name(ec.gpu_memory_limit)},
             {"param_cache", ec.param_cache.string()},
-            {"memory_budget", server::format_size(ec.memory_budget_bytes)},
+            {"memory_budget", binary_size_name(ec.memory_budget_bytes)},
             {"memory_budget_origin", config.memory_budget_origin},
             {"synthesis_workers", ec.synthesis_workers},
             {"synthesis_lookahead", ec.synthesis_lookahead},

@@ -10,44 +10,25 @@
 #include <string_view>
 
 #include "command_clock.hpp"
-#include "filecoin/c1_json.hpp"
-#include "filecoin/c1_wrapper.hpp"
+#include "command_errors.hpp"
 #include "filecoin/commcid.hpp"
 #include "filecoin/fr32.hpp"
-#include "filecoin/parent_cache.hpp"
+#include "filecoin/graph/parent_cache.hpp"
+#include "filecoin/hash/sha256_tree.hpp"
 #include "filecoin/pieces.hpp"
-#include "filecoin/porep_verify.hpp"
-#include "filecoin/seal_commit.hpp"
-#include "filecoin/seal_precommit.hpp"
-#include "filecoin/sha256_tree.hpp"
-#include "filecoin/synthetic_c1.hpp"
+#include "filecoin/sector_shape.hpp"
+#include "porep/vanilla/c1_json.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
+#include "porep/vanilla/porep_verify.hpp"
+#include "porep/vanilla/seal_commit.hpp"
+#include "porep/vanilla/seal_precommit.hpp"
+#include "porep/vanilla/synthetic_c1.hpp"
 #include "util/progress.hpp"
 
 namespace cuzk::app {
 namespace {
 
 using namespace cuzk::filecoin;
-
-// An input error (exit code 2) as opposed to a failed verification (exit code 1).
-struct BadInput : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
-uint64_t parse_sector_size(const std::string& text) {
-  size_t used = 0;
-  uint64_t n = 0;
-  try {
-    n = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    throw BadInput("--sector-size \"" + text + "\": expected e.g. 2KiB, 32GiB or a byte count");
-  }
-  const std::string unit = text.substr(used);
-  if (unit == "KiB") return n << 10;
-  if (unit == "MiB") return n << 20;
-  if (unit == "GiB") return n << 30;
-  if (unit.empty() || unit == "B") return n;
-  throw BadInput("--sector-size \"" + text + "\": unknown unit \"" + unit + "\"");
-}
 
 RegisteredSealProof resolve_proof(const FilecoinOptions& o) {
   std::optional<RegisteredSealProof> p;
@@ -527,9 +508,11 @@ void add_filecoin_commands(CLI::App& app, FilecoinOptions& o) {
   cv->callback([&] { o.action = A::kC1Verify; });
 }
 
+// One case per subcommand: every command file dispatches alike, and what they share (the exit
+// codes of what is thrown) is exit_code_of, once.
 int run_filecoin(const FilecoinOptions& o) {
   using A = FilecoinOptions::Action;
-  try {
+  return exit_code_of([&] {
     switch (o.action) {
       case A::kSeal:
         return run_seal(o);
@@ -546,11 +529,8 @@ int run_filecoin(const FilecoinOptions& o) {
       case A::kNone:
         break;
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
-  }
-  return 2;
+  });
 }
 
 }  // namespace cuzk::app

@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "command_clock.hpp"
+#include "filecoin/sector_shape.hpp"
 #include "pce/pce_file.hpp"
 #include "pce/recording_cs.hpp"
-#include "porep/public_params.hpp"
 #include "util/progress.hpp"
 
 namespace cuzk::app {
@@ -16,9 +16,9 @@ namespace {
 
 engine::BlankCircuit blank_of(const PceOptions& o) {
   if (o.sector_size.empty()) throw std::invalid_argument("give --sector-size");
-  const uint64_t size = porep::parse_sector_size(o.sector_size);
+  const uint64_t size = filecoin::parse_sector_size(o.sector_size);
   return engine::find_blank_circuit(engine::default_handlers(),
-                                    o.kind + "-" + engine::sector_size_suffix(size));
+                                    engine::circuit_id_of(o.kind, size));
 }
 
 void print_counts(uint64_t rows, uint64_t inputs, uint64_t aux, uint64_t a, uint64_t b, uint64_t c,

@@ -13,28 +13,28 @@
 
 #include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
-#include "device_parameters.hpp"
+#include "command_errors.hpp"
 #include "engine/circuit_handler.hpp"
 #include "engine/porep_handler.hpp"
 #include "engine/serial_prover.hpp"
-#include "filecoin/c1_wrapper.hpp"
 #include "filecoin/domain.hpp"
+#include "filecoin/sector_shape.hpp"
 #include "parameter_flags.hpp"
 #include "porep/circuit_metrics.hpp"
 #include "porep/parameter_cache.hpp"
+#include "porep/porep_partitions.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/seal_commit_phase2.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
+#include "proving_parameters.hpp"
+#include "test_parameters.hpp"
 #include "util/input_file.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::app {
 namespace {
 
 using namespace cuzk::porep;
-
-// An input error (exit code 2) as opposed to a failed verification (exit code 1).
-struct BadInput : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
 
 std::filesystem::path params_dir(const PorepOptions& o) {
   return o.params_dir.empty() ? filecoin::default_parameter_dir()
@@ -50,13 +50,14 @@ PublicParams resolve_params(const PorepOptions& o) {
               ? filecoin::seal_proof_from_id(std::stoull(o.proof_type))
               : filecoin::seal_proof_from_name(o.proof_type);
       const PublicParams pp = PublicParams::for_proof(p);
-      if (!o.sector_size.empty() && parse_sector_size(o.sector_size) != pp.sector_size()) {
+      if (!o.sector_size.empty() &&
+          filecoin::parse_sector_size(o.sector_size) != pp.sector_size()) {
         throw BadInput("--proof-type " + o.proof_type + " is not a " + o.sector_size + " proof");
       }
       return pp;
     }
     if (!o.sector_size.empty())
-      return PublicParams::for_sector_size(parse_sector_size(o.sector_size));
+      return PublicParams::for_sector_size(filecoin::parse_sector_size(o.sector_size));
   } catch (const BadInput&) {
     throw;
   } catch (const std::invalid_argument& e) {
@@ -105,69 +106,19 @@ filecoin::ParameterChecks parameter_checks(const PorepOptions& o) {
 
 int run_params(const PorepOptions& o) {
   const PublicParams pp = resolve_params(o);
-  const bool on_device = o.backend == "gpu";
-  if (!on_device && o.backend != "cpu") {
-    throw BadInput("--backend " + o.backend + ": params are made on the cpu or the gpu");
-  }
-  // Never the real cache by default: these files carry the production names.
-  if (o.out.empty()) {
-    throw BadInput(
-        "give --out DIR: test parameters are INSECURE and carry Filecoin's file names, "
-        "so they are never written into a parameter cache by default");
-  }
-  if (on_device) groth16::require_backend(o.backend);  // before anything is recorded
+  const bool on_device = test_parameters_on_device(o.backend, o.out);
   if (pp.layers > 2 && !on_device && !o.allow_large) {
-    throw BadInput(sector_size_name(pp.sector_size()) +
+    throw BadInput(binary_size_name(pp.sector_size()) +
                    " test parameters need the whole 1.3e8-constraint system in memory (hundreds "
                    "of GiB); pass --allow-large to try anyway");
   }
-  const std::filesystem::path dir(o.out);
-  const ParameterFiles names = parameter_files(dir, pp);
-  const Overwrite mode = o.force ? Overwrite::kForce : Overwrite::kRefuse;
-  try {
-    if (mode == Overwrite::kRefuse) refuse_existing_parameter_files(names);
-  } catch (const FileExistsError& e) {
-    throw BadInput(e.what());
-  }
-  ThreadPool pool(o.threads);
-  std::fprintf(stderr,
-               "warning: test parameters from a known seed; INSECURE, never use them in "
-               "production (their .meta marks them; loading them needs --allow-insecure-params "
-               "or [srs] allow_insecure_params = true)\n");
-  if (on_device) {
-    try {
-      write_test_parameters_on_device({"porep-" + engine::sector_size_suffix(pp.sector_size()),
-                                       o.pce_dir,
-                                       {pp.sector_size(), true, o.setup_seed}},
-                                      names, mode, pool);
-    } catch (const FileExistsError& e) {
-      throw BadInput(e.what());
-    } catch (const std::invalid_argument& e) {
-      throw BadInput(e.what());
-    }
-    print_parameter_files(names);
-    return 0;
-  }
-  SetupTiming st;
-  groth16::Parameters params;
-  {
-    PhasedProgress shown("points");
-    params = generate_test_parameters(pp, o.setup_seed, pool, &st, std::ref(shown));
-  }
-  const auto t0 = Clock::now();
-  ParameterFiles files;
-  try {
-    files = write_test_parameter_files(dir, pp, params, o.setup_seed, mode);
-  } catch (const FileExistsError& e) {
-    throw BadInput(e.what());
-  }
-  const double t_write = seconds_since(t0);
-  std::printf("%s PoRep partition: %zu constraints with input rows, %zu inputs, %zu aux\n",
-              sector_size_name(pp.sector_size()).c_str(), st.constraints, st.inputs, st.aux);
-  std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
-              st.synthesis_s, st.setup_s, t_write, peak_rss_gib());
-  print_parameter_files(files);
-  return 0;
+  return write_test_parameters(
+      {engine::porep_circuit_id(pp.sector_size(), false), parameter_set(pp),
+       binary_size_name(pp.sector_size()) + " PoRep partition",
+       [&](ThreadPool& pool, SetupTiming* st, const ProgressFn& shown) {
+         return generate_test_parameters(pp, o.setup_seed, pool, st, shown);
+       }},
+      {o.out, o.setup_seed, o.pce_dir, o.threads, o.force, on_device});
 }
 
 int run_c2(const PorepOptions& o) {
@@ -188,33 +139,16 @@ int run_c2(const PorepOptions& o) {
   std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
 
   t0 = Clock::now();
-  filecoin::ParameterVerdict verdict;
-  groth16::Parameters params;
-  {
-    PhasedProgress shown("points");
-    params = read_parameter_file(params_dir(o), pp, shown_as_it_loads(parameter_checks(o), shown),
-                                 pool, &verdict);
-  }
+  const groth16::Parameters params =
+      read_proving_parameters(params_dir(o), parameter_set(pp), parameter_checks(o), pool);
   const double t_params = seconds_since(t0);
-  if (verdict.insecure) {
-    std::fprintf(stderr,
-                 "warning: INSECURE test parameters (seed \"%s\"), allowed by "
-                 "--allow-insecure-params\n",
-                 verdict.meta->seed.c_str());
-  }
-  if (verdict.params_digest_verified) {
-    std::printf("parameters digest verified: %.2f GB in %.2f s (%.2f GB/s)\n",
-                static_cast<double>(verdict.params_hash.bytes) * 1e-9, verdict.params_hash.seconds,
-                static_cast<double>(verdict.params_hash.bytes) * 1e-9 /
-                    std::max(verdict.params_hash.seconds, 1e-9));
-  }
   std::printf("%s: %u partition(s) x %u challenges; parameters read in %.2f s\n",
               std::string(filecoin::seal_proof_info(doc.c1.registered_proof).name).c_str(),
               pp.partitions, pp.challenges_per_partition, t_params);
 
   // The partitions as the daemon's PoRep handler builds them, proved as its workers prove them.
-  const std::unique_ptr<engine::PreparedJob> job =
-      engine::make_porep_job(std::move(doc.c1), pp, std::filesystem::file_size(o.c1_path));
+  const std::unique_ptr<circuits::PreparedJob> job =
+      porep::make_porep_job(std::move(doc.c1), pp, std::filesystem::file_size(o.c1_path));
   std::string backend_note;
   const std::unique_ptr<groth16::ProverBackend> backend =
       groth16::make_backend(o.backend, pool, &backend_note);
@@ -301,7 +235,7 @@ int run_info(const PorepOptions& o) {
   std::printf(
       "%s PoRep partition: %u layers, tree %s, %u challenges per partition, %u "
       "partition(s)%s\n",
-      sector_size_name(pp.sector_size()).c_str(), pp.layers, pp.tree.to_string().c_str(),
+      binary_size_name(pp.sector_size()).c_str(), pp.layers, pp.tree.to_string().c_str(),
       pp.challenges_per_partition, pp.partitions, o.c1_path.empty() ? " (blank circuit)" : "");
   std::fflush(stdout);
   const CircuitMetrics m = measure_circuit(*circuit, !o.no_density);
@@ -383,8 +317,10 @@ void add_porep_commands(CLI::App& app, PorepOptions& o) {
   info->callback([&] { o.action = PorepOptions::Action::kInfo; });
 }
 
+// One case per subcommand: every command file dispatches alike, and what they share (the exit
+// codes of what is thrown) is exit_code_of, once.
 int run_porep(const PorepOptions& o) {
-  try {
+  return exit_code_of([&] {
     switch (o.action) {
       case PorepOptions::Action::kParams:
         return run_params(o);
@@ -397,11 +333,8 @@ int run_porep(const PorepOptions& o) {
       case PorepOptions::Action::kNone:
         break;
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
-  }
-  return 2;
+  });
 }
 
 }  // namespace cuzk::app

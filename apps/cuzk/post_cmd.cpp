@@ -16,25 +16,28 @@
 
 #include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
+#include "command_errors.hpp"
 #include "cs/circuit_metrics.hpp"
 #include "cs/test_cs.hpp"
-#include "device_parameters.hpp"
 #include "engine/circuit_handler.hpp"
 #include "engine/post_handler.hpp"
 #include "engine/serial_prover.hpp"
 #include "filecoin/domain.hpp"
-#include "filecoin/porep_config.hpp"
-#include "filecoin/post/post_files.hpp"
-#include "filecoin/post/post_request.hpp"
-#include "filecoin/post/post_vanilla_prover.hpp"
 #include "filecoin/replica_id.hpp"
+#include "filecoin/sector_shape.hpp"
 #include "gadgets/scope.hpp"
 #include "parameter_flags.hpp"
-#include "porep/public_params.hpp"
+#include "porep/vanilla/porep_config.hpp"
 #include "post/fallback_circuit.hpp"
 #include "post/parameter_cache.hpp"
+#include "post/post_partitions.hpp"
 #include "post/post_verifier.hpp"
 #include "post/public_inputs.hpp"
+#include "post/vanilla/post_files.hpp"
+#include "post/vanilla/post_request.hpp"
+#include "post/vanilla/post_vanilla_prover.hpp"
+#include "proving_parameters.hpp"
+#include "test_parameters.hpp"
 #include "util/atomic_file.hpp"
 #include "util/input_file.hpp"
 
@@ -45,10 +48,6 @@ using filecoin::FallbackPoStParams;
 using filecoin::PoStConfig;
 using filecoin::PoStKind;
 
-// An input error (exit code 2) as opposed to a failed check (exit code 1).
-struct BadInput : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
 struct CheckFailed : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -96,7 +95,7 @@ PoStConfig resolve_config(const PostOptions& o) {
     if (!kind || o.sector_size.empty()) {
       throw BadInput("give --proof winning|window and --sector-size (or --proof-type)");
     }
-    return filecoin::post_config(*kind, porep::parse_sector_size(o.sector_size));
+    return filecoin::post_config(*kind, filecoin::parse_sector_size(o.sector_size));
   } catch (const BadInput&) {
     throw;
   } catch (const std::invalid_argument& e) {
@@ -188,12 +187,7 @@ int run_info(const PostOptions& o) {
 }
 
 int run_params(const PostOptions& o) {
-  if (o.out.empty()) throw BadInput("params needs --out DIR (never the real parameter cache)");
-  const bool on_device = o.backend == "gpu";
-  if (!on_device && o.backend != "cpu") {
-    throw BadInput("--backend " + o.backend + ": params are made on the cpu or the gpu");
-  }
-  if (on_device) groth16::require_backend(o.backend);
+  const bool on_device = test_parameters_on_device(o.backend, o.out);
   const PoStConfig c = resolve_config(o);
   const FallbackPoStParams pp = filecoin::fallback_post_params(c);
   if (!on_device) {
@@ -204,52 +198,13 @@ int run_params(const PostOptions& o) {
                      "and hours; pass --backend gpu, or --large to try anyway");
     }
   }
-  const Overwrite mode = o.force ? Overwrite::kForce : Overwrite::kRefuse;
-  const post::ParameterFiles names = post::parameter_files(o.out, pp);
-  try {
-    if (mode == Overwrite::kRefuse) refuse_existing_parameter_files(names);
-  } catch (const FileExistsError& e) {
-    throw BadInput(e.what());
-  }
-  ThreadPool pool(o.threads);
-  std::fprintf(stderr,
-               "warning: test parameters from a known seed; INSECURE, never use them in "
-               "production (their .meta marks them; loading them needs --allow-insecure-params "
-               "or [srs] allow_insecure_params = true)\n");
-  if (on_device) {
-    const std::string id = std::string(c.kind == PoStKind::kWinning ? "winning-" : "wpost-") +
-                           engine::sector_size_suffix(pp.sector_size);
-    try {
-      write_test_parameters_on_device({id, o.pce_dir, {pp.sector_size, true, o.setup_seed}}, names,
-                                      mode, pool);
-    } catch (const FileExistsError& e) {
-      throw BadInput(e.what());
-    } catch (const std::invalid_argument& e) {
-      throw BadInput(e.what());
-    }
-    print_parameter_files(names);
-    return 0;
-  }
-  post::SetupTiming st;
-  groth16::Parameters params;
-  {
-    PhasedProgress shown("points");
-    params = post::generate_test_parameters(pp, o.setup_seed, pool, &st, std::ref(shown));
-  }
-  const auto t0 = Clock::now();
-  post::ParameterFiles files;
-  try {
-    files = post::write_test_parameter_files(o.out, pp, params, o.setup_seed, mode);
-  } catch (const FileExistsError& e) {
-    throw BadInput(e.what());
-  }
-  std::printf("%s: %zu constraints with input rows, %zu inputs, %zu aux\n",
-              std::string(filecoin::post_proof_info(c.registered_proof).name).c_str(),
-              st.constraints, st.inputs, st.aux);
-  std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
-              st.synthesis_s, st.setup_s, seconds_since(t0), peak_rss_gib());
-  print_parameter_files(files);
-  return 0;
+  return write_test_parameters(
+      {engine::post_circuit_id(c.kind, pp.sector_size), post::parameter_set(pp),
+       std::string(filecoin::post_proof_info(c.registered_proof).name),
+       [&](ThreadPool& pool, post::SetupTiming* st, const ProgressFn& shown) {
+         return post::generate_test_parameters(pp, o.setup_seed, pool, st, shown);
+       }},
+      {o.out, o.setup_seed, o.pce_dir, o.threads, o.force, on_device});
 }
 
 int run_vanilla(const PostOptions& o) {
@@ -454,19 +409,8 @@ int run_prove(const PostOptions& o) {
   }
   std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
   t0 = Clock::now();
-  filecoin::ParameterVerdict verdict;
-  groth16::Parameters params;
-  {
-    PhasedProgress shown("points");
-    params = post::read_parameter_file(
-        params_dir(o), job.params, shown_as_it_loads(parameter_checks(o), shown), pool, &verdict);
-  }
-  if (verdict.insecure) {
-    std::fprintf(stderr,
-                 "warning: INSECURE test parameters (seed \"%s\"), allowed by "
-                 "--allow-insecure-params\n",
-                 verdict.meta->seed.c_str());
-  }
+  const groth16::Parameters params = read_proving_parameters(
+      params_dir(o), post::parameter_set(job.params), parameter_checks(o), pool);
   std::printf("%s: %u slot(s) x %u challenge(s); parameters read in %.2f s\n",
               std::string(filecoin::post_proof_info(l.config.registered_proof).name).c_str(),
               job.params.sector_count, job.params.challenge_count, seconds_since(t0));
@@ -474,7 +418,7 @@ int run_prove(const PostOptions& o) {
   const auto backend = groth16::make_backend(o.backend, pool, &note);
   // The partition as the daemon's PoSt handler builds it, proved as its workers prove it.
   const engine::SerialProveResult proof =
-      engine::prove_serially(*engine::make_post_job(std::move(job)), params, *backend, pool);
+      engine::prove_serially(*post::make_post_job(std::move(job)), params, *backend, pool);
   print_timing("partition", proof.partitions.at(0));
   write_file(o.out, std::string_view(reinterpret_cast<const char*>(proof.proof.data()),
                                      proof.proof.size()));
@@ -516,8 +460,10 @@ int run_verify(const PostOptions& o) {
 
 }  // namespace
 
+// One case per subcommand: every command file dispatches alike, and what they share (the exit
+// codes of what is thrown) is exit_code_of, once.
 int run_post(const PostOptions& o) {
-  try {
+  return exit_code_of([&] {
     switch (o.action) {
       case PostOptions::Action::kInfo:
         return run_info(o);
@@ -534,11 +480,8 @@ int run_post(const PostOptions& o) {
       case PostOptions::Action::kNone:
         break;
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
-  }
-  return 2;
+  });
 }
 
 }  // namespace cuzk::app

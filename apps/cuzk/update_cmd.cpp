@@ -13,40 +13,39 @@
 
 #include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
+#include "command_errors.hpp"
 #include "cs/circuit_metrics.hpp"
-#include "device_parameters.hpp"
 #include "engine/circuit_handler.hpp"
 #include "engine/serial_prover.hpp"
 #include "engine/update_handler.hpp"
 #include "filecoin/base64.hpp"
 #include "filecoin/fr32.hpp"
+#include "filecoin/merkle/tree_store.hpp"
 #include "filecoin/parameter_cache.hpp"
 #include "filecoin/registered_proof.hpp"
-#include "filecoin/tree_store.hpp"
-#include "filecoin/update/update_proof.hpp"
-#include "filecoin/update/update_sector.hpp"
-#include "filecoin/update/update_synthetic.hpp"
-#include "filecoin/update/update_vanilla_file.hpp"
+#include "filecoin/sector_shape.hpp"
 #include "filecoin/writable_file.hpp"
 #include "parameter_flags.hpp"
-#include "porep/public_params.hpp"
+#include "proving_parameters.hpp"
+#include "test_parameters.hpp"
 #include "update/parameter_cache.hpp"
 #include "update/poseidon_circuit.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
+#include "update/update_partitions.hpp"
 #include "update/update_proof.hpp"
+#include "update/vanilla/update_proof.hpp"
+#include "update/vanilla/update_sector.hpp"
+#include "update/vanilla/update_synthetic.hpp"
+#include "update/vanilla/update_vanilla_file.hpp"
 #include "util/atomic_file.hpp"
 #include "util/input_file.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::app {
 namespace {
 
 using filecoin::UpdateParams;
-
-// An input error (exit code 2) as opposed to a failed verification (exit code 1).
-struct BadInput : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
 
 filecoin::ParameterChecks parameter_checks(const UpdateOptions& o) {
   return {o.allow_insecure, false, !o.trusted_params};
@@ -69,7 +68,7 @@ UpdateParams params_for(uint64_t bytes, bool poseidon) {
 UpdateParams resolve_params(const UpdateOptions& o) {
   if (o.sector_size.empty()) throw BadInput("give --sector-size");
   try {
-    return params_for(porep::parse_sector_size(o.sector_size), o.poseidon);
+    return params_for(filecoin::parse_sector_size(o.sector_size), o.poseidon);
   } catch (const BadInput&) {
     throw;
   } catch (const std::invalid_argument& e) {
@@ -78,8 +77,7 @@ UpdateParams resolve_params(const UpdateOptions& o) {
 }
 
 std::string label(const UpdateParams& pp) {
-  return porep::sector_size_name(pp.sector_size()) +
-         (pp.poseidon ? " SnapDeals-Poseidon" : " SnapDeals");
+  return binary_size_name(pp.sector_size()) + (pp.poseidon ? " SnapDeals-Poseidon" : " SnapDeals");
 }
 
 std::vector<uint8_t> read_bytes(const std::string& path) {
@@ -128,7 +126,7 @@ UpdateParams sector_params(const UpdateOptions& o) {
     throw BadInput(o.sector_key + ": not a file");
   }
   const uint64_t size = std::filesystem::file_size(o.sector_key);
-  if (!o.sector_size.empty() && porep::parse_sector_size(o.sector_size) != size) {
+  if (!o.sector_size.empty() && filecoin::parse_sector_size(o.sector_size) != size) {
     throw BadInput("--sector-size " + o.sector_size + ", but " + o.sector_key + " has " +
                    std::to_string(size) + " bytes");
   }
@@ -203,74 +201,24 @@ int run_info(const UpdateOptions& o) {
 
 int run_params(const UpdateOptions& o) {
   const UpdateParams pp = resolve_params(o);
-  const bool on_device = o.backend == "gpu";
-  if (!on_device && o.backend != "cpu") {
-    throw BadInput("--backend " + o.backend + ": params are made on the cpu or the gpu");
-  }
-  // Never the real cache by default: these files carry the production names.
-  if (o.out.empty()) {
-    throw BadInput(
-        "give --out DIR: test parameters are INSECURE and carry Filecoin's file "
-        "names, so they are never written into a parameter cache by default");
-  }
+  const bool on_device = test_parameters_on_device(o.backend, o.out);
   if (on_device && pp.poseidon) {
     throw BadInput(
         "--backend gpu: the daemon has no recording of the Poseidon variant; make it "
         "on the cpu");
   }
-  if (on_device) groth16::require_backend(o.backend);  // before anything is recorded
   if (!on_device && pp.sector_nodes > (uint64_t{16} << 20) / 32 && !o.allow_large) {
-    throw BadInput(porep::sector_size_name(pp.sector_size()) +
+    throw BadInput(binary_size_name(pp.sector_size()) +
                    " test parameters need the whole ~8e7-constraint system in memory (tens of "
                    "GiB); pass --backend gpu, or --allow-large to try anyway");
   }
-  const std::filesystem::path dir(o.out);
-  const Overwrite mode = overwrite_mode(o.force);
-  const update::ParameterFiles names = update::parameter_files(dir, pp);
-  try {
-    if (mode == Overwrite::kRefuse) refuse_existing_parameter_files(names);
-  } catch (const FileExistsError& e) {
-    throw BadInput(e.what());
-  }
-  ThreadPool pool(o.threads);
-  std::fprintf(stderr,
-               "warning: test parameters from a known seed; INSECURE, never use them in "
-               "production (their .meta marks them; loading them needs --allow-insecure-params "
-               "or [srs] allow_insecure_params = true)\n");
-  if (on_device) {
-    try {
-      write_test_parameters_on_device({"snap-" + engine::sector_size_suffix(pp.sector_size()),
-                                       o.pce_dir,
-                                       {pp.sector_size(), true, o.setup_seed}},
-                                      names, mode, pool);
-    } catch (const FileExistsError& e) {
-      throw BadInput(e.what());
-    } catch (const std::invalid_argument& e) {
-      throw BadInput(e.what());
-    }
-    print_parameter_files(names);
-    return 0;
-  }
-  update::SetupTiming st;
-  groth16::Parameters params;
-  {
-    PhasedProgress shown("points");
-    params = update::generate_test_parameters(pp, o.setup_seed, pool, &st, std::ref(shown));
-  }
-  const auto t0 = Clock::now();
-  update::ParameterFiles files;
-  try {
-    files = update::write_test_parameter_files(dir, pp, params, o.setup_seed, mode);
-  } catch (const FileExistsError& e) {
-    throw BadInput(e.what());
-  }
-  const double t_write = seconds_since(t0);
-  std::printf("%s partition: %zu constraints with input rows, %zu inputs, %zu aux\n",
-              label(pp).c_str(), st.constraints, st.inputs, st.aux);
-  std::printf("time (s): synthesis %.2f | setup %.2f | write %.2f | peak memory %.2f GiB\n",
-              st.synthesis_s, st.setup_s, t_write, peak_rss_gib());
-  print_parameter_files(files);
-  return 0;
+  return write_test_parameters(
+      {engine::update_circuit_id(pp.sector_size()), update::parameter_set(pp),
+       label(pp) + " partition",
+       [&](ThreadPool& pool, update::SetupTiming* st, const ProgressFn& shown) {
+         return update::generate_test_parameters(pp, o.setup_seed, pool, st, shown);
+       }},
+      {o.out, o.setup_seed, o.pce_dir, o.threads, o.force, on_device});
 }
 
 int run_encode(const UpdateOptions& o) {
@@ -448,27 +396,16 @@ int run_prove(const UpdateOptions& o) {
   }
   std::printf("vanilla proofs verified in %.3f s\n", seconds_since(t0));
   t0 = Clock::now();
-  filecoin::ParameterVerdict verdict;
-  groth16::Parameters params;
-  {
-    PhasedProgress shown("points");
-    params = update::read_parameter_file(
-        params_dir(o), v.pp, shown_as_it_loads(parameter_checks(o), shown), pool, &verdict);
-  }
-  if (verdict.insecure) {
-    std::fprintf(stderr,
-                 "warning: INSECURE test parameters (seed \"%s\"), allowed by "
-                 "--allow-insecure-params\n",
-                 verdict.meta->seed.c_str());
-  }
+  const groth16::Parameters params = read_proving_parameters(
+      params_dir(o), update::parameter_set(v.pp), parameter_checks(o), pool);
   std::printf("%s: %u partition(s) x %u challenges; parameters read in %.2f s\n",
               label(v.pp).c_str(), v.pp.partition_count, v.pp.challenge_count, seconds_since(t0));
   // The partitions as the daemon's update handler builds them, proved as its workers prove them.
   uint64_t vanilla_bytes = 0;
   for (const auto& p : v.file.vanilla_proofs)
     vanilla_bytes += p.size();
-  const std::unique_ptr<engine::PreparedJob> job =
-      engine::make_update_job(v.pp, v.in, std::move(v.proofs), vanilla_bytes);
+  const std::unique_ptr<circuits::PreparedJob> job =
+      update::make_update_job(v.pp, v.in, std::move(v.proofs), vanilla_bytes);
   std::string backend_note;
   const std::unique_ptr<groth16::ProverBackend> backend =
       groth16::make_backend(o.backend, pool, &backend_note);
@@ -526,9 +463,11 @@ int run_verify(const UpdateOptions& o) {
 
 }  // namespace
 
+// One case per subcommand: every command file dispatches alike, and what they share (the exit
+// codes of what is thrown) is exit_code_of, once.
 int run_update(const UpdateOptions& o) {
   using A = UpdateOptions::Action;
-  try {
+  return exit_code_of([&] {
     switch (o.action) {
       case A::kInfo:
         return run_info(o);
@@ -549,11 +488,8 @@ int run_update(const UpdateOptions& o) {
       case A::kNone:
         break;
     }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
-  }
-  return 2;
+  });
 }
 
 }  // namespace cuzk::app

@@ -6,12 +6,12 @@
 #include <random>
 #include <vector>
 
-#include "filecoin/blake2b.hpp"
 #include "filecoin/chacha.hpp"
 #include "filecoin/fr32.hpp"
-#include "filecoin/poseidon.hpp"
-#include "filecoin/sha256.hpp"
-#include "filecoin/sha256_tree.hpp"
+#include "filecoin/hash/blake2b.hpp"
+#include "filecoin/hash/poseidon.hpp"
+#include "filecoin/hash/sha256.hpp"
+#include "filecoin/hash/sha256_tree.hpp"
 
 namespace cuzk::filecoin {
 namespace {

@@ -13,8 +13,8 @@
 #include <random>
 #include <vector>
 
-#include "filecoin/merkle_tree.hpp"
-#include "filecoin/parent_cache.hpp"
+#include "filecoin/graph/parent_cache.hpp"
+#include "filecoin/merkle/merkle_tree.hpp"
 #include "filecoin/registered_proof.hpp"
 
 namespace cuzk::filecoin {

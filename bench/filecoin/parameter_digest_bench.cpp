@@ -7,7 +7,7 @@
 #include <fstream>
 #include <vector>
 
-#include "filecoin/blake2b.hpp"
+#include "filecoin/hash/blake2b.hpp"
 #include "filecoin/parameter_cache.hpp"
 
 namespace cuzk::filecoin {

@@ -14,13 +14,13 @@
 #include <filesystem>
 #include <random>
 
-#include "filecoin/c1_json.hpp"
-#include "filecoin/parent_cache.hpp"
-#include "filecoin/porep_config.hpp"
-#include "filecoin/porep_verify.hpp"
-#include "filecoin/sdr_label.hpp"
-#include "filecoin/sdr_labeler.hpp"
-#include "filecoin/synthetic_c1.hpp"
+#include "filecoin/graph/parent_cache.hpp"
+#include "porep/vanilla/c1_json.hpp"
+#include "porep/vanilla/porep_config.hpp"
+#include "porep/vanilla/porep_verify.hpp"
+#include "porep/vanilla/sdr_label.hpp"
+#include "porep/vanilla/sdr_labeler.hpp"
+#include "porep/vanilla/synthetic_c1.hpp"
 
 namespace cuzk::filecoin {
 namespace {

@@ -10,10 +10,10 @@
 
 #include "cs/metric_cs.hpp"
 #include "cs/proving_assignment.hpp"
-#include "filecoin/synthetic_c1.hpp"
 #include "porep/circuit_metrics.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/stacked_circuit.hpp"
+#include "porep/vanilla/synthetic_c1.hpp"
 
 namespace cuzk::porep {
 namespace {

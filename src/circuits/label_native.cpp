@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/sha256.hpp"
 
 namespace cuzk::circuits {
 

@@ -31,8 +31,8 @@
 #include "circuits/root.hpp"
 #include "circuits/tree_hash.hpp"
 #include "cs/constraint_system.hpp"
-#include "filecoin/merkle_proof.hpp"
-#include "filecoin/tree_shape.hpp"
+#include "filecoin/merkle/merkle_proof.hpp"
+#include "filecoin/merkle/tree_shape.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
 

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "ff/fr.hpp"
-#include "filecoin/poseidon_constants.hpp"
+#include "filecoin/hash/poseidon_constants.hpp"
 
 namespace cuzk::circuits {
 

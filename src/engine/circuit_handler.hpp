@@ -1,6 +1,7 @@
 // What the engine needs from a proof kind: the SRS key of a request (from its fields alone, so a
-// job is queued without parsing its payload), the parsing and checking of the vanilla proofs, and
-// per partition the circuit with its witness and the public inputs its proof must verify for.
+// job is queued without parsing its payload), the parsing and checking of the vanilla proofs into
+// the kind's PreparedJob (circuits/proof_partitions.hpp: per partition the circuit with its
+// witness and the public inputs its proof must verify for).
 // Synthesis and proving are kind-neutral: the engine synthesizes the circuit (witness-only
 // against the recorded constraints, or the classic proving assignment), proves it and verifies
 // every partition against its public inputs.
@@ -14,8 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "circuits/proof_partitions.hpp"
 #include "cs/constraint_system.hpp"
 #include "engine/types.hpp"
+#include "filecoin/circuit_parameters.hpp"
 #include "filecoin/parameter_cache.hpp"
 #include "groth16/types.hpp"
 #include "pce/identity.hpp"
@@ -24,38 +27,10 @@
 
 namespace cuzk::engine {
 
-// One partition of a job: its circuit with the witness, and its public inputs (ONE excluded, as
-// groth16::verify_proof takes them).
-struct PartitionCircuit {
-  std::unique_ptr<const Circuit> circuit;
-  std::vector<Fr> public_inputs;
-  // Seconds spent building each (what `cuzk porep c2` and the others print; 0: not measured).
-  double circuit_s = 0, inputs_s = 0;
-};
-
-// A partition from its two builders, each timed: what the handlers' partition() returns.
-template <class InputsFn, class CircuitFn>
-PartitionCircuit timed_partition(InputsFn&& inputs, CircuitFn&& circuit) {
-  PartitionCircuit out;
-  const auto t0 = SteadyClock::now();
-  out.public_inputs = inputs();
-  const auto t1 = SteadyClock::now();
-  out.circuit = circuit();
-  out.inputs_s = seconds_between(t0, t1);
-  out.circuit_s = seconds_since(t1);
-  return out;
-}
-
-// A job whose payload is parsed and checked: partitions can be built, concurrently.
-class PreparedJob {
- public:
-  virtual ~PreparedJob() = default;
-  virtual unsigned partitions() const = 0;
-  // Host bytes this object holds while the job runs (parsed vanilla proofs, graph).
-  virtual uint64_t resident_bytes() const = 0;
-  // Thread-safe for different k. std::invalid_argument naming the problem for bad vanilla data.
-  virtual PartitionCircuit partition(unsigned k) const = 0;
-};
+// The proof kinds' partitions (circuits/proof_partitions.hpp), under the engine's names.
+using circuits::PartitionCircuit;
+using circuits::PreparedJob;
+using circuits::timed_partition;
 
 // Where a proof kind finds its parameter files, and the checks their loading applies.
 struct ParameterSource {
@@ -110,12 +85,20 @@ ShapeHint shape_of(const groth16::Parameters& params);
 // Host bytes of loaded parameters.
 uint64_t parameters_bytes(const groth16::Parameters& params);
 
+// The SrsSpec of `circuit_id`, whose parameter set is `set` (filecoin/circuit_parameters.hpp):
+// its .params under source.dir, loaded with source.checks.
+SrsSpec srs_spec_of(const std::string& circuit_id, const ParameterSource& source,
+                    const filecoin::CircuitParameterSet& set);
+
 // The handlers this build serves (PoRep C2, WindowPoSt partitions, WinningPoSt).
 std::vector<std::shared_ptr<const CircuitHandler>> default_handlers();
 
 // Circuit ids are "<kind>-<size suffix>" ("porep-32g"); the suffixes: 2k, 8m, 512m, 32g, 64g
 // (and other powers of two as k, m, g). std::invalid_argument for a size that is not one.
 std::string sector_size_suffix(uint64_t bytes);
+// The circuit id "<kind>-<size suffix>" ("porep-32g"): what every handler's ids and the commands'
+// --kind options are spelled with (porep_circuit_id, post_circuit_id, update_circuit_id).
+std::string circuit_id_of(std::string_view kind, uint64_t sector_size);
 // The sector size a circuit id ends with ("porep-32g" -> 32 GiB); 0 when it ends with none.
 uint64_t sector_size_of_circuit_id(std::string_view circuit_id);
 // The blank circuit of `circuit_id` from `handlers`; std::invalid_argument when none has it.

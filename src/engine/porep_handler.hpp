@@ -8,16 +8,17 @@
 #include <memory>
 
 #include "engine/circuit_handler.hpp"
-#include "filecoin/porep_proof.hpp"
+#include "porep/porep_partitions.hpp"
 #include "porep/public_params.hpp"
+#include "porep/vanilla/porep_proof.hpp"
 
 namespace cuzk::engine {
 
 std::shared_ptr<const CircuitHandler> make_porep_handler();
+// The circuit id of a sector size: "porep-32g", or "porep-ni-32g" for NI-PoRep.
+std::string porep_circuit_id(uint64_t sector_size, bool non_interactive);
 
-// The prepared job of a C1 that check_c1 accepted for `pp`: what prepare() makes of a request,
-// and where `cuzk porep c2` gets its partitions. `payload_bytes`: the C1 JSON's size.
-std::unique_ptr<PreparedJob> make_porep_job(filecoin::SealCommitPhase1Output c1,
-                                            porep::PublicParams pp, uint64_t payload_bytes);
+// The kind's partitions (porep/porep_partitions.hpp), under the engine's name.
+using porep::make_porep_job;
 
 }  // namespace cuzk::engine

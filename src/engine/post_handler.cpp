@@ -5,12 +5,13 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "filecoin/post/post_request.hpp"
 #include "post/fallback_circuit.hpp"
 #include "post/parameter_cache.hpp"
 #include "post/public_inputs.hpp"
+#include "post/vanilla/post_request.hpp"
 
 namespace cuzk::engine {
 
@@ -18,43 +19,9 @@ namespace {
 
 using filecoin::PoStKind;
 
-const char* id_prefix(PoStKind kind) {
-  return kind == PoStKind::kWinning ? "winning-" : "wpost-";
+std::string_view kind_name(PoStKind kind) {
+  return kind == PoStKind::kWinning ? "winning" : "wpost";
 }
-
-// One decoded PoSt partition per job partition (WinningPoSt and a Window partition: one).
-class PoStJobState final : public PreparedJob {
- public:
-  explicit PoStJobState(std::vector<filecoin::PoStJob> parts) : parts_(std::move(parts)) {}
-
-  unsigned partitions() const override { return static_cast<unsigned>(parts_.size()); }
-  // The slots' inclusion paths (padding slots are copies too): sibling hashes, leaves, indices.
-  uint64_t resident_bytes() const override {
-    uint64_t bytes = 0;
-    for (const filecoin::PoStJob& job : parts_)
-      for (const filecoin::PoStSlot& s : job.partition.slots)
-        for (const filecoin::MerkleProof& p : s.proof.inclusion_proofs)
-          bytes += 128 + p.path_length() * (64 + 32 * (job.params.tree.base - 1));
-    return bytes;
-  }
-
-  PartitionCircuit partition(unsigned k) const override {
-    if (k >= parts_.size()) {
-      throw std::invalid_argument("partition " + std::to_string(k) + " of a PoSt job of " +
-                                  std::to_string(parts_.size()));
-    }
-    const filecoin::PoStJob& job = parts_[k];
-    return timed_partition(
-        [&] { return post::public_inputs(job.params, job.randomness, job.partition); },
-        [&] {
-          return std::make_unique<post::FallbackPoStCircuit>(
-              post::FallbackPoStCircuit::from_partition(job.partition, job.params));
-        });
-  }
-
- private:
-  std::vector<filecoin::PoStJob> parts_;
-};
 
 class PoStHandler final : public CircuitHandler {
  public:
@@ -67,7 +34,7 @@ class PoStHandler final : public CircuitHandler {
   std::string circuit_id(const ProofRequest& r) const override {
     const filecoin::PoStConfig c =
         filecoin::post_request_config(kind_, r.registered_proof, r.sector_size);
-    return id_prefix(kind_) + sector_size_suffix(c.sector_size);
+    return post_circuit_id(kind_, c.sector_size);
   }
 
   // A Window request with more sectors than one partition holds is proved as consecutive
@@ -104,20 +71,14 @@ class PoStHandler final : public CircuitHandler {
       }
       first += n;
     } while (first < all.size());
-    return std::make_unique<PoStJobState>(std::move(parts));
+    return post::make_post_job(std::move(parts));
   }
 
   std::optional<SrsSpec> srs_spec(const std::string& id,
                                   const ParameterSource& source) const override {
     const auto pp = params_of(id);
     if (!pp) return std::nullopt;
-    SrsSpec spec;
-    spec.circuit_id = id;
-    spec.file = post::parameter_files(source.dir, *pp).params;
-    spec.load = [source, pp = *pp](ThreadPool& pool) {
-      return post::read_parameter_file(source.dir, pp, source.checks, pool);
-    };
-    return spec;
+    return srs_spec_of(id, source, post::parameter_set(*pp));
   }
 
   std::optional<BlankCircuit> blank_circuit(const std::string& id) const override {
@@ -136,11 +97,11 @@ class PoStHandler final : public CircuitHandler {
   // nullopt for another handler's id; std::invalid_argument for an id with this prefix and an
   // unknown size.
   std::optional<filecoin::FallbackPoStParams> params_of(const std::string& id) const {
-    const std::string prefix = id_prefix(kind_);
+    const std::string prefix = std::string(kind_name(kind_)) + "-";
     if (id.rfind(prefix, 0) != 0) return std::nullopt;
     for (uint32_t p = 0; p < filecoin::kPoStProofCount; ++p) {
       const filecoin::PoStProofInfo& info = filecoin::post_proof_info(p);
-      if (info.kind == kind_ && prefix + sector_size_suffix(info.sector_size) == id) {
+      if (info.kind == kind_ && post_circuit_id(kind_, info.sector_size) == id) {
         return filecoin::fallback_post_params(filecoin::post_config(kind_, info.sector_size));
       }
     }
@@ -153,10 +114,8 @@ class PoStHandler final : public CircuitHandler {
 
 }  // namespace
 
-std::unique_ptr<PreparedJob> make_post_job(filecoin::PoStJob job) {
-  std::vector<filecoin::PoStJob> parts;
-  parts.push_back(std::move(job));
-  return std::make_unique<PoStJobState>(std::move(parts));
+std::string post_circuit_id(PoStKind kind, uint64_t sector_size) {
+  return circuit_id_of(kind_name(kind), sector_size);
 }
 
 std::shared_ptr<const CircuitHandler> make_winning_post_handler() {

@@ -2,7 +2,7 @@
 
 #include <span>
 
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/sha256.hpp"
 
 namespace cuzk::engine {
 namespace {

@@ -2,13 +2,14 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "filecoin/registered_proof.hpp"
-#include "filecoin/update/update_proof.hpp"
 #include "update/parameter_cache.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
 #include "update/update_proof.hpp"
+#include "update/vanilla/update_proof.hpp"
 
 namespace cuzk::engine {
 
@@ -16,17 +17,13 @@ namespace {
 
 using filecoin::UpdateParams;
 
-constexpr const char* kPrefix = "snap-";
-
-// "snap-2k", "snap-8m", "snap-32g" (cuzk.v1 SRSStatus circuit ids).
-std::string circuit_id_of(uint64_t sector_size) {
-  return kPrefix + sector_size_suffix(sector_size);
-}
+constexpr std::string_view kKind = "snap";
+constexpr std::string_view kPrefix = "snap-";
 
 // The registered update proof a circuit id names (std::invalid_argument for others).
 uint32_t proof_of_circuit_id(const std::string& id) {
   for (uint32_t p = 0; p < filecoin::kUpdateProofCount; ++p)
-    if (circuit_id_of(filecoin::update_proof_info(p).sector_size) == id) return p;
+    if (update_circuit_id(filecoin::update_proof_info(p).sector_size) == id) return p;
   throw std::invalid_argument(
       "unknown circuit id \"" + id +
       "\" (SnapDeals ids: snap-2k, snap-8m, snap-512m, snap-32g, snap-64g)");
@@ -68,32 +65,6 @@ void check_shape(const UpdateParams& pp, const filecoin::UpdatePartitionProof& p
   }
 }
 
-class UpdateJob final : public PreparedJob {
- public:
-  UpdateJob(UpdateParams pp, filecoin::UpdatePublicInputs in,
-            std::vector<filecoin::UpdatePartitionProof> proofs, uint64_t payload_bytes)
-      : pp_(pp), in_(in), proofs_(std::move(proofs)), payload_bytes_(payload_bytes) {}
-
-  unsigned partitions() const override { return pp_.partition_count; }
-  // The decoded proofs are about as large as their bincode.
-  uint64_t resident_bytes() const override { return payload_bytes_; }
-
-  PartitionCircuit partition(unsigned k) const override {
-    return timed_partition(
-        [&] { return update::update_public_inputs(pp_, in_, k); },
-        [&] {
-          return std::make_unique<update::EmptySectorUpdateCircuit>(
-              update::EmptySectorUpdateCircuit::from_vanilla(pp_, in_, k, proofs_.at(k)));
-        });
-  }
-
- private:
-  UpdateParams pp_;
-  filecoin::UpdatePublicInputs in_;
-  std::vector<filecoin::UpdatePartitionProof> proofs_;
-  uint64_t payload_bytes_;
-};
-
 class UpdateHandler final : public CircuitHandler {
  public:
   ProofKind kind() const override { return ProofKind::kSnapDealsUpdate; }
@@ -106,7 +77,7 @@ class UpdateHandler final : public CircuitHandler {
                                   std::string(info.name) + " (" + std::to_string(info.sector_size) +
                                   " bytes)");
     }
-    return circuit_id_of(info.sector_size);
+    return update_circuit_id(info.sector_size);
   }
 
   std::unique_ptr<PreparedJob> prepare(const ProofRequest& r, ThreadPool& pool) const override {
@@ -148,13 +119,7 @@ class UpdateHandler final : public CircuitHandler {
                                   const ParameterSource& source) const override {
     if (id.rfind(kPrefix, 0) != 0) return std::nullopt;
     const UpdateParams pp = params_of(proof_of_circuit_id(id));
-    SrsSpec spec;
-    spec.circuit_id = id;
-    spec.file = update::parameter_files(source.dir, pp).params;
-    spec.load = [source, pp](ThreadPool& pool) {
-      return update::read_parameter_file(source.dir, pp, source.checks, pool);
-    };
-    return spec;
+    return srs_spec_of(id, source, update::parameter_set(pp));
   }
 
   std::optional<BlankCircuit> blank_circuit(const std::string& id) const override {
@@ -170,10 +135,9 @@ class UpdateHandler final : public CircuitHandler {
 
 }  // namespace
 
-std::unique_ptr<PreparedJob> make_update_job(UpdateParams pp, filecoin::UpdatePublicInputs in,
-                                             std::vector<filecoin::UpdatePartitionProof> proofs,
-                                             uint64_t payload_bytes) {
-  return std::make_unique<UpdateJob>(pp, in, std::move(proofs), payload_bytes);
+// "snap-2k", "snap-8m", "snap-32g" (cuzk.v1 SRSStatus circuit ids).
+std::string update_circuit_id(uint64_t sector_size) {
+  return circuit_id_of(kKind, sector_size);
 }
 
 std::shared_ptr<const CircuitHandler> make_update_handler() {

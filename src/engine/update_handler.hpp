@@ -17,20 +17,18 @@
 #include <vector>
 
 #include "engine/circuit_handler.hpp"
-#include "filecoin/update/update_params.hpp"
-#include "filecoin/update/update_proof.hpp"
-#include "filecoin/update/update_vanilla.hpp"
+#include "update/update_partitions.hpp"
+#include "update/vanilla/update_params.hpp"
+#include "update/vanilla/update_proof.hpp"
+#include "update/vanilla/update_vanilla.hpp"
 
 namespace cuzk::engine {
 
 std::shared_ptr<const CircuitHandler> make_update_handler();
+// The circuit id of a sector size: "snap-32g" (both variants share it).
+std::string update_circuit_id(uint64_t sector_size);
 
-// The prepared job of vanilla proofs that update::check_update_vanilla accepted: what prepare()
-// makes of a request, and where `cuzk update prove` gets its partitions. `payload_bytes`: the
-// proofs' bincode size.
-std::unique_ptr<PreparedJob> make_update_job(filecoin::UpdateParams pp,
-                                             filecoin::UpdatePublicInputs in,
-                                             std::vector<filecoin::UpdatePartitionProof> proofs,
-                                             uint64_t payload_bytes);
+// The kind's partitions (update/update_partitions.hpp), under the engine's name.
+using update::make_update_job;
 
 }  // namespace cuzk::engine

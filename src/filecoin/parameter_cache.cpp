@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "filecoin/blake2b.hpp"
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/blake2b.hpp"
+#include "filecoin/hash/sha256.hpp"
 #include "groth16/bellperson_format.hpp"
 #include "util/bounded_json.hpp"
 #include "util/text.hpp"

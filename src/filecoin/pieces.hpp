@@ -13,7 +13,7 @@
 
 #include "filecoin/domain.hpp"
 #include "filecoin/fr32.hpp"
-#include "filecoin/sha256_tree.hpp"
+#include "filecoin/hash/sha256_tree.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {

@@ -1,6 +1,6 @@
 #include "filecoin/replica_id.hpp"
 
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/sha256.hpp"
 
 namespace cuzk::filecoin {
 

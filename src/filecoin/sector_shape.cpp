@@ -1,5 +1,7 @@
 #include "filecoin/sector_shape.hpp"
 
+#include <cctype>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -62,6 +64,38 @@ unsigned porep_challenges_per_partition(uint64_t sector_size, std::optional<ApiF
                                 std::to_string(partitions) + " partitions)");
   }
   return per;
+}
+
+uint64_t parse_sector_size(std::string_view text) {
+  const auto bad = [&] {
+    return std::invalid_argument("sector size \"" + std::string(text) +
+                                 "\": expected e.g. 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes");
+  };
+  size_t i = 0;
+  uint64_t value = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    if (value > (UINT64_MAX - 9) / 10) throw bad();
+    value = value * 10 + static_cast<uint64_t>(text[i] - '0');
+    ++i;
+  }
+  if (i == 0) throw bad();
+  std::string unit;
+  for (; i < text.size(); ++i)
+    unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+  unsigned shift = 0;
+  if (unit.empty() || unit == "b") {
+    shift = 0;
+  } else if (unit == "k" || unit == "kib") {
+    shift = 10;
+  } else if (unit == "m" || unit == "mib") {
+    shift = 20;
+  } else if (unit == "g" || unit == "gib") {
+    shift = 30;
+  } else {
+    throw bad();
+  }
+  if (value > (UINT64_MAX >> shift)) throw bad();
+  return value << shift;
 }
 
 }  // namespace cuzk::filecoin

@@ -6,9 +6,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
+#include "filecoin/merkle/tree_shape.hpp"
 #include "filecoin/registered_proof.hpp"
-#include "filecoin/tree_shape.hpp"
 
 namespace cuzk::filecoin {
 
@@ -25,6 +26,11 @@ struct SectorShape {
 
 // Throws std::invalid_argument naming the size if it is not one of the ten supported ones.
 const SectorShape& sector_shape(uint64_t sector_size);
+
+// Parses "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (also "2kib", "2048", "32G") into bytes: the
+// one parser of every command's --sector-size. std::invalid_argument naming the text otherwise.
+// Sizes are named back by binary_size_name (util/text.hpp).
+uint64_t parse_sector_size(std::string_view text);
 
 inline constexpr unsigned kWinningPostChallengeCount = 66;
 inline constexpr unsigned kWinningPostSectorCount = 1;

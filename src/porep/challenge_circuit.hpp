@@ -34,10 +34,10 @@
 #include "circuits/column.hpp"
 #include "circuits/por.hpp"
 #include "cs/constraint_system.hpp"
-#include "filecoin/porep_proof.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
 #include "porep/public_params.hpp"
+#include "porep/vanilla/porep_proof.hpp"
 
 namespace cuzk::porep {
 

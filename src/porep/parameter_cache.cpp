@@ -4,29 +4,9 @@
 
 #include "porep/public_inputs.hpp"
 #include "porep/stacked_circuit.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::porep {
-
-namespace {
-
-// merkle/tree.rs `MerkleTreeWrapper::display`.
-std::string tree_display(const filecoin::TreeShape& t) {
-  return "merkletree-poseidon_hasher-" + std::to_string(t.base) + "-" + std::to_string(t.sub) +
-         "-" + std::to_string(t.top);
-}
-
-void require_file(const std::filesystem::path& p, const PublicParams& pp) {
-  if (!std::filesystem::exists(p)) {
-    throw std::runtime_error("no PoRep parameters for " + sector_size_name(pp.sector_size()) +
-                             ": " + p.string() + " is missing (" +
-                             filecoin::fetch_parameters_hint(pp.sector_size()) +
-                             "; a test network can use INSECURE sets from `cuzk porep params "
-                             "--sector-size " +
-                             sector_size_name(pp.sector_size()) + " --out DIR`)");
-  }
-}
-
-}  // namespace
 
 std::string parameter_identifier(const PublicParams& pp) {
   // graph.rs `StackedGraph::identifier` around drgraph.rs `BucketGraph::identifier` (the
@@ -36,17 +16,24 @@ std::string parameter_identifier(const PublicParams& pp) {
          std::to_string(filecoin::kExpansionDegree) + " base_graph: " + base.identifier() +
          " }, challenges: LayerChallenges { layers: " + std::to_string(pp.layers) +
          ", max_count: " + std::to_string(pp.challenges_per_partition) +
-         " }, tree: " + tree_display(pp.tree) + " }";
+         " }, tree: " + filecoin::poseidon_tree_display(pp.tree) + " }";
 }
 
 std::string parameter_cache_id(const PublicParams& pp) {
   return filecoin::parameter_cache_id(
-      "stacked-proof-of-replication-" + tree_display(pp.tree) + "-sha256_hasher",
+      "stacked-proof-of-replication-" + filecoin::poseidon_tree_display(pp.tree) + "-sha256_hasher",
       parameter_identifier(pp));
 }
 
 ParameterFiles parameter_files(const std::filesystem::path& dir, const PublicParams& pp) {
   return filecoin::parameter_files(dir, parameter_cache_id(pp));
+}
+
+filecoin::CircuitParameterSet parameter_set(const PublicParams& pp) {
+  const std::string size = binary_size_name(pp.sector_size());
+  return {parameter_cache_id(pp),         pp.sector_size(),
+          public_input_count(pp),         "PoRep parameters for " + size,
+          "the PoRep circuit of " + size, "cuzk porep params --sector-size " + size + " --out DIR"};
 }
 
 std::string parameter_metadata_json(const PublicParams& pp) {
@@ -59,46 +46,24 @@ groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string
   return groth16::generate_test_parameters(StackedCircuit::blank(pp), seed, pool, timing, progress);
 }
 
+// This kind's entry to filecoin/circuit_parameters.hpp, alike in porep, post and update (see
+// parameter_cache.hpp).
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,
                                           const groth16::Parameters& params, std::string_view seed,
                                           Overwrite mode) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  filecoin::write_parameter_set(files, params, {pp.sector_size(), true, std::string(seed)}, mode);
-  return files;
+  return filecoin::write_test_parameter_files(dir, parameter_set(pp), params, seed, mode);
 }
-
-namespace {
-
-void check_ic(const groth16::VerifyingKey& vk, const PublicParams& pp,
-              const std::filesystem::path& file) {
-  const size_t want = 1 + public_input_count(pp);
-  if (vk.ic.size() != want) {
-    throw std::runtime_error(
-        file.string() + ": " + std::to_string(vk.ic.size()) + " IC points, the PoRep circuit of " +
-        sector_size_name(pp.sector_size()) + " has " + std::to_string(want) + " inputs");
-  }
-}
-
-}  // namespace
 
 groth16::Parameters read_parameter_file(const std::filesystem::path& dir, const PublicParams& pp,
                                         const filecoin::ParameterChecks& checks, ThreadPool& pool,
                                         filecoin::ParameterVerdict* verdict) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  require_file(files.params, pp);
-  groth16::Parameters p = filecoin::read_parameter_set(files, checks, pool, verdict);
-  check_ic(p.vk, pp, files.params);
-  return p;
+  return filecoin::read_parameter_file(dir, parameter_set(pp), checks, pool, verdict);
 }
 
 groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
                                               const PublicParams& pp,
                                               const filecoin::ParameterChecks& checks) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  require_file(files.vk, pp);
-  groth16::VerifyingKey vk = filecoin::read_verifying_key_set(files, checks);
-  check_ic(vk, pp, files.vk);
-  return vk;
+  return filecoin::read_verifying_key_file(dir, parameter_set(pp), checks);
 }
 
 }  // namespace cuzk::porep

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "filecoin/circuit_parameters.hpp"
 #include "filecoin/parameter_cache.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/types.hpp"
@@ -31,6 +32,10 @@ std::string parameter_identifier(const PublicParams& pp);
 std::string parameter_cache_id(const PublicParams& pp);
 
 ParameterFiles parameter_files(const std::filesystem::path& dir, const PublicParams& pp);
+// What filecoin/circuit_parameters.hpp reads and writes for `pp`. The functions below are this
+// kind's entry to it (parameter_set, then one call), declared alike by porep, post and update for
+// their own parameter types: the callers (commands, handlers, tests) name the kind, not the set.
+filecoin::CircuitParameterSet parameter_set(const PublicParams& pp);
 // The .meta of a real (published) set: {"sector_size":N}.
 std::string parameter_metadata_json(const PublicParams& pp);
 

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "filecoin/domain.hpp"
-#include "filecoin/porep_challenges.hpp"
-#include "filecoin/porep_proof.hpp"
-#include "filecoin/stacked_graph.hpp"
+#include "filecoin/graph/stacked_graph.hpp"
 #include "porep/public_params.hpp"
+#include "porep/vanilla/porep_challenges.hpp"
+#include "porep/vanilla/porep_proof.hpp"
 
 namespace cuzk::porep {
 

@@ -1,6 +1,5 @@
 #include "porep/public_params.hpp"
 
-#include <cctype>
 #include <stdexcept>
 
 #include "filecoin/sector_shape.hpp"
@@ -49,42 +48,6 @@ void PublicParams::validate() const {
   // Both throw std::invalid_argument naming the shape when the nodes do not fit it.
   (void)circuits::base_path_length(tree_arity(), nodes);
   (void)circuits::base_path_length({2, 0, 0}, nodes);
-}
-
-uint64_t parse_sector_size(const std::string& text) {
-  const auto bad = [&] {
-    return std::invalid_argument("sector size \"" + text +
-                                 "\": expected e.g. 2KiB, 8MiB, 512MiB, 32GiB, 64GiB or bytes");
-  };
-  size_t i = 0;
-  uint64_t value = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-    if (value > (UINT64_MAX - 9) / 10) throw bad();
-    value = value * 10 + static_cast<uint64_t>(text[i] - '0');
-    ++i;
-  }
-  if (i == 0) throw bad();
-  std::string unit;
-  for (; i < text.size(); ++i)
-    unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-  unsigned shift = 0;
-  if (unit.empty() || unit == "b") {
-    shift = 0;
-  } else if (unit == "k" || unit == "kib") {
-    shift = 10;
-  } else if (unit == "m" || unit == "mib") {
-    shift = 20;
-  } else if (unit == "g" || unit == "gib") {
-    shift = 30;
-  } else {
-    throw bad();
-  }
-  if (value > (UINT64_MAX >> shift)) throw bad();
-  return value << shift;
-}
-
-std::string sector_size_name(uint64_t bytes) {
-  return binary_size_name(bytes);
 }
 
 }  // namespace cuzk::porep

@@ -16,11 +16,11 @@
 #include <string>
 
 #include "circuits/por.hpp"
-#include "filecoin/porep_challenges.hpp"
-#include "filecoin/porep_config.hpp"
+#include "filecoin/graph/stacked_graph.hpp"
+#include "filecoin/merkle/tree_shape.hpp"
 #include "filecoin/registered_proof.hpp"
-#include "filecoin/stacked_graph.hpp"
-#include "filecoin/tree_shape.hpp"
+#include "porep/vanilla/porep_challenges.hpp"
+#include "porep/vanilla/porep_config.hpp"
 
 namespace cuzk::porep {
 
@@ -57,11 +57,5 @@ struct PublicParams {
   // leaf count is a power of the base arity (the tree_d needs a power of two).
   void validate() const;
 };
-
-// Parses "2KiB", "8MiB", "512MiB", "32GiB", "64GiB" (also "2kib", "2048", "32G") into bytes.
-// std::invalid_argument naming the text otherwise.
-uint64_t parse_sector_size(const std::string& text);
-// "2KiB", "32GiB", or the byte count when it is not a whole KiB/MiB/GiB.
-std::string sector_size_name(uint64_t bytes);
 
 }  // namespace cuzk::porep

@@ -2,9 +2,10 @@
 
 #include <algorithm>
 
-#include "filecoin/porep_verify.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"
+#include "porep/vanilla/porep_verify.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::porep {
 
@@ -63,7 +64,7 @@ bool verify_seal_proof(const PublicParams& pp, const groth16::VerifyingKey& vk,
   const size_t want = size_t{pp.partitions} * groth16::kProofBytes;
   if (proof_bytes.size() != want) {
     throw std::invalid_argument("porep verify: " + std::to_string(proof_bytes.size()) +
-                                " proof bytes, " + sector_size_name(pp.sector_size()) + " needs " +
+                                " proof bytes, " + binary_size_name(pp.sector_size()) + " needs " +
                                 std::to_string(pp.partitions) + " x 192 = " + std::to_string(want));
   }
   const auto proofs = groth16::decode_proofs(proof_bytes);

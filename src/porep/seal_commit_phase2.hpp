@@ -6,8 +6,8 @@
 //      a comm_r that is not a field element, and every vanilla check (porep_verify.hpp);
 //   2. per partition k: the circuit from vanilla_proofs[k] (stacked_circuit.hpp), the public
 //      inputs natively (public_inputs.hpp), a Groth16 proof with fresh r, s, and that proof
-//      verified against those inputs before anything is returned: the engine's PoRep handler
-//      builds the partitions (engine/porep_handler.hpp), the engine or, for `cuzk porep c2`,
+//      verified against those inputs before anything is returned: porep_partitions.hpp
+//      builds the partitions, the engine or, for `cuzk porep c2`,
 //      engine/serial_prover.hpp proves them;
 //   3. the output is the partition proofs concatenated in k order, 192 bytes each
 //      (multi_proof.rs `MultiProof::write`).
@@ -22,10 +22,10 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/porep_proof.hpp"
 #include "groth16/types.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/public_params.hpp"
+#include "porep/vanilla/porep_proof.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::porep {

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "cs/constraint_system.hpp"
-#include "filecoin/porep_proof.hpp"
 #include "porep/challenge_circuit.hpp"
 #include "porep/public_params.hpp"
+#include "porep/vanilla/porep_proof.hpp"
 
 namespace cuzk::porep {
 

@@ -26,8 +26,8 @@
 
 #include "circuits/por.hpp"
 #include "cs/constraint_system.hpp"
-#include "filecoin/post/post_config.hpp"
-#include "filecoin/post/post_partition.hpp"
+#include "post/vanilla/post_config.hpp"
+#include "post/vanilla/post_partition.hpp"
 
 namespace cuzk::post {
 

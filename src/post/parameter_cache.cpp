@@ -9,33 +9,10 @@ namespace cuzk::post {
 
 namespace {
 
-// merkle/tree.rs `MerkleTreeWrapper::display`.
-std::string tree_display(const filecoin::TreeShape& t) {
-  return "merkletree-poseidon_hasher-" + std::to_string(t.base) + "-" + std::to_string(t.sub) +
-         "-" + std::to_string(t.top);
-}
-
 std::string circuit_name(const filecoin::FallbackPoStParams& pp) {
   return "the PoSt circuit of " + std::to_string(pp.sector_count) + " slot(s) x " +
          std::to_string(pp.challenge_count) + " challenge(s), sector size " +
          std::to_string(pp.sector_size);
-}
-
-void require_file(const std::filesystem::path& p, const filecoin::FallbackPoStParams& pp) {
-  if (!std::filesystem::exists(p)) {
-    throw std::runtime_error("no parameters for " + circuit_name(pp) + ": " + p.string() +
-                             " is missing (" + filecoin::fetch_parameters_hint(pp.sector_size) +
-                             "; a test network can use INSECURE sets from `cuzk post params`)");
-  }
-}
-
-void check_ic(const groth16::VerifyingKey& vk, const filecoin::FallbackPoStParams& pp,
-              const std::filesystem::path& file) {
-  const uint64_t want = 1 + pp.public_input_count();
-  if (vk.ic.size() != want) {
-    throw std::runtime_error(file.string() + ": " + std::to_string(vk.ic.size()) + " IC points, " +
-                             circuit_name(pp) + " has " + std::to_string(want) + " inputs");
-  }
 }
 
 }  // namespace
@@ -47,13 +24,20 @@ std::string parameter_identifier(const filecoin::FallbackPoStParams& pp) {
 }
 
 std::string parameter_cache_id(const filecoin::FallbackPoStParams& pp) {
-  return filecoin::parameter_cache_id("proof-of-spacetime-fallback-" + tree_display(pp.tree),
-                                      parameter_identifier(pp));
+  return filecoin::parameter_cache_id(
+      "proof-of-spacetime-fallback-" + filecoin::poseidon_tree_display(pp.tree),
+      parameter_identifier(pp));
 }
 
 ParameterFiles parameter_files(const std::filesystem::path& dir,
                                const filecoin::FallbackPoStParams& pp) {
   return filecoin::parameter_files(dir, parameter_cache_id(pp));
+}
+
+filecoin::CircuitParameterSet parameter_set(const filecoin::FallbackPoStParams& pp) {
+  return {parameter_cache_id(pp),  pp.sector_size,
+          pp.public_input_count(), "parameters for " + circuit_name(pp),
+          circuit_name(pp),        "cuzk post params"};
 }
 
 groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams& pp,
@@ -63,34 +47,26 @@ groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams&
                                            progress);
 }
 
+// This kind's entry to filecoin/circuit_parameters.hpp, alike in porep, post and update (see
+// parameter_cache.hpp).
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,
                                           const filecoin::FallbackPoStParams& pp,
                                           const groth16::Parameters& params, std::string_view seed,
                                           Overwrite mode) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  filecoin::write_parameter_set(files, params, {pp.sector_size, true, std::string(seed)}, mode);
-  return files;
+  return filecoin::write_test_parameter_files(dir, parameter_set(pp), params, seed, mode);
 }
 
 groth16::Parameters read_parameter_file(const std::filesystem::path& dir,
                                         const filecoin::FallbackPoStParams& pp,
                                         const filecoin::ParameterChecks& checks, ThreadPool& pool,
                                         filecoin::ParameterVerdict* verdict) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  require_file(files.params, pp);
-  groth16::Parameters p = filecoin::read_parameter_set(files, checks, pool, verdict);
-  check_ic(p.vk, pp, files.params);
-  return p;
+  return filecoin::read_parameter_file(dir, parameter_set(pp), checks, pool, verdict);
 }
 
 groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
                                               const filecoin::FallbackPoStParams& pp,
                                               const filecoin::ParameterChecks& checks) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  require_file(files.vk, pp);
-  groth16::VerifyingKey vk = filecoin::read_verifying_key_set(files, checks);
-  check_ic(vk, pp, files.vk);
-  return vk;
+  return filecoin::read_verifying_key_file(dir, parameter_set(pp), checks);
 }
 
 }  // namespace cuzk::post

@@ -16,10 +16,11 @@
 #include <string>
 #include <string_view>
 
+#include "filecoin/circuit_parameters.hpp"
 #include "filecoin/parameter_cache.hpp"
-#include "filecoin/post/post_config.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/types.hpp"
+#include "post/vanilla/post_config.hpp"
 #include "util/atomic_file.hpp"
 #include "util/thread_pool.hpp"
 
@@ -32,6 +33,10 @@ std::string parameter_cache_id(const filecoin::FallbackPoStParams& pp);
 
 ParameterFiles parameter_files(const std::filesystem::path& dir,
                                const filecoin::FallbackPoStParams& pp);
+// What filecoin/circuit_parameters.hpp reads and writes for `pp`. The functions below are this
+// kind's entry to it (parameter_set, then one call), declared alike by porep, post and update for
+// their own parameter types: the callers (commands, handlers, tests) name the kind, not the set.
+filecoin::CircuitParameterSet parameter_set(const filecoin::FallbackPoStParams& pp);
 
 using groth16::SetupTiming;
 

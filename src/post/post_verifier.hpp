@@ -2,17 +2,16 @@
 // `verify_window_post` / api/winning_post.rs `verify_winning_post` and storage-proofs-core
 // compound_proof.rs do it: the public inputs natively from the challenged sectors
 // (public_inputs.hpp), one Groth16 check. The proof itself (the circuit from the partition's
-// slots, fallback_circuit.hpp, with fresh r, s, self-verified) is the engine's: its PoSt handler
-// builds the partition (engine/post_handler.hpp), the engine or, for `cuzk post prove`,
-// engine/serial_prover.hpp proves it.
+// slots, fallback_circuit.hpp, with fresh r, s, self-verified): post_partitions.hpp builds the
+// partition, the engine or, for `cuzk post prove`, engine/serial_prover.hpp proves it.
 #pragma once
 
 #include <cstdint>
 #include <span>
 
-#include "filecoin/post/post_config.hpp"
 #include "groth16/types.hpp"
 #include "post/public_inputs.hpp"
+#include "post/vanilla/post_config.hpp"
 
 namespace cuzk::post {
 

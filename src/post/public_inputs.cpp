@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "filecoin/post/post_challenges.hpp"
+#include "post/vanilla/post_challenges.hpp"
 
 namespace cuzk::post {
 

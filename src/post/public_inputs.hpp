@@ -15,8 +15,8 @@
 
 #include "ff/fr.hpp"
 #include "filecoin/domain.hpp"
-#include "filecoin/post/post_config.hpp"
-#include "filecoin/post/post_partition.hpp"
+#include "post/vanilla/post_config.hpp"
+#include "post/vanilla/post_partition.hpp"
 
 namespace cuzk::post {
 

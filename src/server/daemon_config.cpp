@@ -420,22 +420,22 @@ void resolve(const Reader& r, const Pending& p, const SystemFacts& facts, Daemon
   if (is_auto(p.total_budget)) {
     if (facts.mem_total_bytes <= p.safety_margin) {
       r.fail(p.total_budget, "[memory] total_budget",
-             "\"auto\" leaves nothing: MemTotal " + format_size(facts.mem_total_bytes) +
-                 " minus safety_margin " + format_size(p.safety_margin));
+             "\"auto\" leaves nothing: MemTotal " + binary_size_name(facts.mem_total_bytes) +
+                 " minus safety_margin " + binary_size_name(p.safety_margin));
     }
     e.memory_budget_bytes = facts.mem_total_bytes - p.safety_margin;
-    c.memory_budget_origin = "auto: MemTotal " + format_size(facts.mem_total_bytes) +
-                             " - safety_margin " + format_size(p.safety_margin);
+    c.memory_budget_origin = "auto: MemTotal " + binary_size_name(facts.mem_total_bytes) +
+                             " - safety_margin " + binary_size_name(p.safety_margin);
     if (e.memory_budget_bytes < kMinMemoryBudget) {
       r.fail(p.total_budget, "[memory] total_budget",
              "\"auto\" leaves " + std::to_string(e.memory_budget_bytes) + " bytes (" +
-                 c.memory_budget_origin + "), less than " + format_size(kMinMemoryBudget));
+                 c.memory_budget_origin + "), less than " + binary_size_name(kMinMemoryBudget));
     }
   } else {
     e.memory_budget_bytes = r.size(*p.total_budget, "[memory] total_budget");
     if (e.memory_budget_bytes != 0 && e.memory_budget_bytes < kMinMemoryBudget) {
       r.fail(p.total_budget, "[memory] total_budget",
-             "must be \"auto\", 0 (no limit) or at least " + format_size(kMinMemoryBudget) +
+             "must be \"auto\", 0 (no limit) or at least " + binary_size_name(kMinMemoryBudget) +
                  ", got " + std::to_string(e.memory_budget_bytes) + " bytes");
     }
     c.memory_budget_origin = e.memory_budget_bytes == 0 ? "0: no limit" : "configured";
@@ -576,15 +576,6 @@ uint64_t parse_size(std::string_view text) {
                                 "\" is less than one byte (a unit missing? \"0.5GiB\")");
   }
   return static_cast<uint64_t>(std::floor(value));
-}
-
-std::string format_size(uint64_t bytes) {
-  const std::pair<uint64_t, const char*> units[] = {
-      {kTiB, "TiB"}, {kGiB, "GiB"}, {kMiB, "MiB"}, {kKiB, "KiB"}};
-  for (const auto& [size, name] : units) {
-    if (bytes >= size && bytes % size == 0) return std::to_string(bytes / size) + name;
-  }
-  return std::to_string(bytes);
 }
 
 SystemFacts SystemFacts::of_this_machine() {

@@ -39,7 +39,6 @@ ListenAddress parse_listen_address(std::string_view text, bool allow_unix);
 
 // "256GiB", "512 MiB", "1.5GiB", "5GB" (decimal), "4096" (bytes). std::invalid_argument otherwise.
 uint64_t parse_size(std::string_view text);
-std::string format_size(uint64_t bytes);  // "24GiB" when exact, else bytes
 
 struct DaemonConfig {
   engine::EngineConfig engine;

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "ff/fr.hpp"
-#include "filecoin/merkle_proof.hpp"
-#include "filecoin/tree_shape.hpp"
+#include "filecoin/merkle/merkle_proof.hpp"
+#include "filecoin/merkle/tree_shape.hpp"
 
 namespace cuzk::update {
 

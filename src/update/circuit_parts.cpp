@@ -3,8 +3,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "circuits/constraint.hpp"
 #include "circuits/names.hpp"
 #include "circuits/por.hpp"
+#include "circuits/poseidon_circuit.hpp"
 #include "update/gadgets.hpp"
 
 namespace cuzk::update {
@@ -14,8 +16,6 @@ using circuits::NameN;
 using circuits::Ns;
 
 namespace {
-
-constexpr Variable kOne = Variable::one();
 
 std::string c_index_name(const char* what, size_t c_index) {
   return std::string(what) + " (c_index=" + std::to_string(c_index) + ")";
@@ -42,16 +42,8 @@ std::vector<AllocatedBit> select_bits(ConstraintSystem& cs, const AllocatedNum& 
     if (v) b = v->bit(i);
     bits.push_back(AllocatedBit::alloc(Ns(cs, NameN{prefix.c_str(), i}), b));
   }
-  cs.enforce([&] { return std::string(name) + " binary decomp"; },
-             [&](LinearCombination& lc) {
-               Fr pow2 = Fr::one();
-               for (const AllocatedBit& bit : bits) {
-                 lc.add(pow2, bit.variable());
-                 pow2 = pow2.dbl();
-               }
-             },
-             [](LinearCombination& lc) { lc += kOne; },
-             [&](LinearCombination& lc) { lc += selector.variable(); });
+  enforce_binary_decomposition(
+      cs, [&] { return std::string(name) + " binary decomp"; }, bits, selector);
   return bits;
 }
 
@@ -144,6 +136,40 @@ void check_witness_shape(const std::vector<ChallengeWitness>& proofs, size_t cha
                                   " has paths of another tree shape");
     }
   }
+}
+
+Commitments alloc_commitments(ConstraintSystem& cs, const std::optional<Fr>& comm_r_old,
+                              const std::optional<Fr>& comm_d_new,
+                              const std::optional<Fr>& comm_r_new) {
+  const auto public_num = [&](const char* name, const char* input, const std::optional<Fr>& value) {
+    const AllocatedNum n = AllocatedNum::alloc(Ns(cs, Name{name}), value);
+    n.inputize(Ns(cs, Name{input}));
+    return n;
+  };
+  const AllocatedNum r_old = public_num("comm_r_old", "comm_r_old_input", comm_r_old);
+  const AllocatedNum d_new = public_num("comm_d_new", "comm_d_new_input", comm_d_new);
+  const AllocatedNum r_new = public_num("comm_r_new", "comm_r_new_input", comm_r_new);
+  const AllocatedNum phi = gen_randomness_hash(Ns(cs, Name{"phi"}), d_new, r_old);
+  return {r_old, d_new, r_new, phi};
+}
+
+ReplicaRoots alloc_roots(ConstraintSystem& cs, const std::optional<Fr>& comm_c,
+                         const std::optional<Fr>& root_r_old, const std::optional<Fr>& root_r_new) {
+  const AllocatedNum c = AllocatedNum::alloc(Ns(cs, Name{"comm_c"}), comm_c);
+  const AllocatedNum r_old = AllocatedNum::alloc(Ns(cs, Name{"root_r_old"}), root_r_old);
+  const AllocatedNum r_new = AllocatedNum::alloc(Ns(cs, Name{"root_r_new"}), root_r_new);
+  return {c, r_old, r_new};
+}
+
+void enforce_comm_r(ConstraintSystem& cs, const ReplicaRoots& roots, const Commitments& public_in) {
+  const AllocatedNum comm_r_old_calc = circuits::poseidon_hash2_circuit(
+      Ns(cs, Name{"comm_r_old_calc"}), roots.comm_c, roots.root_r_old);
+  circuits::equal(cs, Name{"enforce comm_r_old_calc == comm_r_old"}, comm_r_old_calc,
+                  public_in.comm_r_old);
+  const AllocatedNum comm_r_new_calc = circuits::poseidon_hash2_circuit(
+      Ns(cs, Name{"comm_r_new_calc"}), roots.comm_c, roots.root_r_new);
+  circuits::equal(cs, Name{"enforce comm_r_new_calc == comm_r_new"}, comm_r_new_calc,
+                  public_in.comm_r_new);
 }
 
 }  // namespace cuzk::update

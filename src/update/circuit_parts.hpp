@@ -11,7 +11,12 @@
 //                      "leaf_r_old (c_index=c)", "leaf_d_new (c_index=c)", "leaf_r_new
 //                      (c_index=c)", then the tree_r_old and tree_r_new paths and their
 //                      por_no_challenge_input ("por tree_r_old (c_index=c)", ...); returns
-//                      leaf_d_new for the tree_d part, which differs between the two circuits.
+//                      leaf_d_new for the tree_d part, which differs between the two circuits;
+//   alloc_commitments  the public commitments, each allocated then inputized ("comm_r_old",
+//                      "comm_r_old_input", "comm_d_new", ..., "comm_r_new", ...), and "phi";
+//   alloc_roots        the private "comm_c", "root_r_old", "root_r_new";
+//   enforce_comm_r     comm_r = Poseidon_2(comm_c, root_r), old and new ("comm_r_old_calc",
+//                      "enforce comm_r_old_calc == comm_r_old", then the same for the new one).
 #pragma once
 
 #include <cstddef>
@@ -20,11 +25,11 @@
 #include <vector>
 
 #include "cs/constraint_system.hpp"
-#include "filecoin/tree_shape.hpp"
-#include "filecoin/update/update_params.hpp"
+#include "filecoin/merkle/tree_shape.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
 #include "update/challenge_witness.hpp"
+#include "update/vanilla/update_params.hpp"
 
 namespace cuzk::update {
 
@@ -52,6 +57,21 @@ struct ReplicaOpening {
 
 AllocatedNum open_replicas(ConstraintSystem& cs, const ReplicaOpening& shared, size_t c_index,
                            const ChallengeWitness& w, std::span<const AllocatedBit> c_bits);
+
+struct Commitments {
+  AllocatedNum comm_r_old, comm_d_new, comm_r_new, phi;
+};
+Commitments alloc_commitments(ConstraintSystem& cs, const std::optional<Fr>& comm_r_old,
+                              const std::optional<Fr>& comm_d_new,
+                              const std::optional<Fr>& comm_r_new);
+
+struct ReplicaRoots {
+  AllocatedNum comm_c, root_r_old, root_r_new;
+};
+ReplicaRoots alloc_roots(ConstraintSystem& cs, const std::optional<Fr>& comm_c,
+                         const std::optional<Fr>& root_r_old, const std::optional<Fr>& root_r_new);
+
+void enforce_comm_r(ConstraintSystem& cs, const ReplicaRoots& roots, const Commitments& public_in);
 
 // Checks the witness's sizes against the circuit's (std::invalid_argument naming the part).
 void check_witness_shape(const std::vector<ChallengeWitness>& proofs, size_t challenges,

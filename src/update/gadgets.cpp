@@ -8,9 +8,9 @@
 #include "circuits/por.hpp"
 #include "circuits/poseidon_circuit.hpp"
 #include "circuits/tree_hash.hpp"
-#include "filecoin/poseidon.hpp"
-#include "filecoin/update/update_encoding.hpp"
+#include "filecoin/hash/poseidon.hpp"
 #include "gadgets/multipack.hpp"
+#include "update/vanilla/update_encoding.hpp"
 
 namespace cuzk::update {
 
@@ -38,11 +38,10 @@ AllocatedNum gen_randomness_hash(ConstraintSystem& cs, const AllocatedNum& a,
                                          circuits::PoseidonCircuitConstants::standard(2), tag);
 }
 
-std::vector<AllocatedBit> allocated_num_to_allocated_bits(ConstraintSystem& cs,
-                                                          const AllocatedNum& num) {
-  std::vector<AllocatedBit> bits = gadgets::field_into_allocated_bits_le(cs, num.value());
+void enforce_binary_decomposition(ConstraintSystem& cs, NameFn name,
+                                  std::span<const AllocatedBit> bits, const AllocatedNum& num) {
   cs.enforce(
-      Name{"binary decomp"},
+      name,
       [&](LinearCombination& lc) {
         Fr pow2 = Fr::one();
         for (const AllocatedBit& bit : bits) {
@@ -52,6 +51,12 @@ std::vector<AllocatedBit> allocated_num_to_allocated_bits(ConstraintSystem& cs,
       },
       [](LinearCombination& lc) { lc += kOne; },
       [&](LinearCombination& lc) { lc += num.variable(); });
+}
+
+std::vector<AllocatedBit> allocated_num_to_allocated_bits(ConstraintSystem& cs,
+                                                          const AllocatedNum& num) {
+  std::vector<AllocatedBit> bits = gadgets::field_into_allocated_bits_le(cs, num.value());
+  enforce_binary_decomposition(cs, Name{"binary decomp"}, bits, num);
   return bits;
 }
 

@@ -22,15 +22,18 @@
 #include <vector>
 
 #include "cs/constraint_system.hpp"
-#include "filecoin/update/update_params.hpp"
 #include "gadgets/boolean.hpp"
 #include "gadgets/num.hpp"
+#include "update/vanilla/update_params.hpp"
 
 namespace cuzk::update {
 
 using gadgets::AllocatedBit;
 using gadgets::AllocatedNum;
 
+// (sum 2^i bits_i) * 1 = num: the little-endian bits of a number, one constraint named `name`.
+void enforce_binary_decomposition(ConstraintSystem& cs, NameFn name,
+                                  std::span<const AllocatedBit> bits, const AllocatedNum& num);
 std::vector<AllocatedBit> allocated_num_to_allocated_bits(ConstraintSystem& cs,
                                                           const AllocatedNum& num);
 

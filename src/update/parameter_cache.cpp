@@ -3,45 +3,22 @@
 #include <stdexcept>
 
 #include "groth16/setup.hpp"
-#include "porep/public_params.hpp"
 #include "update/poseidon_circuit.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::update {
 
 namespace {
 
 std::string prefix(const filecoin::UpdateParams& pp) {
-  const filecoin::TreeShape t = pp.tree_r_shape();
-  return std::string(pp.poseidon ? "empty-sector-update-poseidon" : "empty-sector-update") +
-         "-merkletree-poseidon_hasher-" + std::to_string(t.base) + "-" + std::to_string(t.sub) +
-         "-" + std::to_string(t.top);
+  return std::string(pp.poseidon ? "empty-sector-update-poseidon" : "empty-sector-update") + "-" +
+         filecoin::poseidon_tree_display(pp.tree_r_shape());
 }
 
 std::string name_of(const filecoin::UpdateParams& pp) {
-  return porep::sector_size_name(pp.sector_size()) +
-         (pp.poseidon ? " SnapDeals-Poseidon" : " SnapDeals");
-}
-
-void require_file(const std::filesystem::path& p, const filecoin::UpdateParams& pp) {
-  if (!std::filesystem::exists(p)) {
-    throw std::runtime_error("no " + name_of(pp) + " parameters: " + p.string() + " is missing (" +
-                             filecoin::fetch_parameters_hint(pp.sector_size()) +
-                             "; a test network can use INSECURE sets from `cuzk update params "
-                             "--sector-size " +
-                             porep::sector_size_name(pp.sector_size()) +
-                             (pp.poseidon ? " --poseidon" : "") + " --out DIR`)");
-  }
-}
-
-void check_ic(const groth16::VerifyingKey& vk, const filecoin::UpdateParams& pp,
-              const std::filesystem::path& file) {
-  if (vk.ic.size() != 1 + kUpdatePublicInputCount) {
-    throw std::runtime_error(file.string() + ": " + std::to_string(vk.ic.size()) +
-                             " IC points, the " + name_of(pp) + " circuit has " +
-                             std::to_string(1 + kUpdatePublicInputCount) + " inputs");
-  }
+  return binary_size_name(pp.sector_size()) + (pp.poseidon ? " SnapDeals-Poseidon" : " SnapDeals");
 }
 
 }  // namespace
@@ -59,6 +36,16 @@ ParameterFiles parameter_files(const std::filesystem::path& dir, const filecoin:
   return filecoin::parameter_files(dir, parameter_cache_id(pp));
 }
 
+filecoin::CircuitParameterSet parameter_set(const filecoin::UpdateParams& pp) {
+  return {parameter_cache_id(pp),
+          pp.sector_size(),
+          kUpdatePublicInputCount,
+          name_of(pp) + " parameters",
+          "the " + name_of(pp) + " circuit",
+          "cuzk update params --sector-size " + binary_size_name(pp.sector_size()) +
+              (pp.poseidon ? " --poseidon" : "") + " --out DIR"};
+}
+
 std::unique_ptr<const Circuit> blank_update_circuit(const filecoin::UpdateParams& pp) {
   if (pp.poseidon) {
     return std::make_unique<EmptySectorUpdatePoseidonCircuit>(
@@ -73,34 +60,26 @@ groth16::Parameters generate_test_parameters(const filecoin::UpdateParams& pp,
   return groth16::generate_test_parameters(*blank_update_circuit(pp), seed, pool, timing, progress);
 }
 
+// This kind's entry to filecoin/circuit_parameters.hpp, alike in porep, post and update (see
+// parameter_cache.hpp).
 ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,
                                           const filecoin::UpdateParams& pp,
                                           const groth16::Parameters& params, std::string_view seed,
                                           Overwrite mode) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  filecoin::write_parameter_set(files, params, {pp.sector_size(), true, std::string(seed)}, mode);
-  return files;
+  return filecoin::write_test_parameter_files(dir, parameter_set(pp), params, seed, mode);
 }
 
 groth16::Parameters read_parameter_file(const std::filesystem::path& dir,
                                         const filecoin::UpdateParams& pp,
                                         const filecoin::ParameterChecks& checks, ThreadPool& pool,
                                         filecoin::ParameterVerdict* verdict) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  require_file(files.params, pp);
-  groth16::Parameters p = filecoin::read_parameter_set(files, checks, pool, verdict);
-  check_ic(p.vk, pp, files.params);
-  return p;
+  return filecoin::read_parameter_file(dir, parameter_set(pp), checks, pool, verdict);
 }
 
 groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
                                               const filecoin::UpdateParams& pp,
                                               const filecoin::ParameterChecks& checks) {
-  const ParameterFiles files = parameter_files(dir, pp);
-  require_file(files.vk, pp);
-  groth16::VerifyingKey vk = filecoin::read_verifying_key_set(files, checks);
-  check_ic(vk, pp, files.vk);
-  return vk;
+  return filecoin::read_verifying_key_file(dir, parameter_set(pp), checks);
 }
 
 }  // namespace cuzk::update

@@ -17,10 +17,11 @@
 #include <string>
 #include <string_view>
 
+#include "filecoin/circuit_parameters.hpp"
 #include "filecoin/parameter_cache.hpp"
-#include "filecoin/update/update_params.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/types.hpp"
+#include "update/vanilla/update_params.hpp"
 #include "util/atomic_file.hpp"
 #include "util/thread_pool.hpp"
 
@@ -32,6 +33,10 @@ using groth16::SetupTiming;
 std::string parameter_identifier(const filecoin::UpdateParams& pp);
 std::string parameter_cache_id(const filecoin::UpdateParams& pp);
 ParameterFiles parameter_files(const std::filesystem::path& dir, const filecoin::UpdateParams& pp);
+// What filecoin/circuit_parameters.hpp reads and writes for `pp`. The functions below are this
+// kind's entry to it (parameter_set, then one call), declared alike by porep, post and update for
+// their own parameter types: the callers (commands, handlers, tests) name the kind, not the set.
+filecoin::CircuitParameterSet parameter_set(const filecoin::UpdateParams& pp);
 
 // The blank circuit of `pp` (either variant).
 std::unique_ptr<const Circuit> blank_update_circuit(const filecoin::UpdateParams& pp);

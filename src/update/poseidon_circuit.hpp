@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "cs/constraint_system.hpp"
-#include "filecoin/update/update_params.hpp"
 #include "update/challenge_witness.hpp"
+#include "update/vanilla/update_params.hpp"
 
 namespace cuzk::update {
 

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "ff/fr.hpp"
-#include "filecoin/update/update_params.hpp"
-#include "filecoin/update/update_vanilla.hpp"
+#include "update/vanilla/update_params.hpp"
+#include "update/vanilla/update_vanilla.hpp"
 
 namespace cuzk::update {
 

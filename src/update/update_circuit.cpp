@@ -128,21 +128,10 @@ void EmptySectorUpdateCircuit::synthesize(ConstraintSystem& cs) const {
   const AllocatedNum partition =
       gadgets::pack_bits(Ns(cs, Name{"pack partition bits"}), partition_booleans);
 
-  const auto public_num = [&](const char* name, const char* input, const std::optional<Fr>& value) {
-    const AllocatedNum n = AllocatedNum::alloc(Ns(cs, Name{name}), value);
-    n.inputize(Ns(cs, Name{input}));
-    return n;
-  };
-  const AllocatedNum comm_r_old_num = public_num("comm_r_old", "comm_r_old_input", comm_r_old);
-  const AllocatedNum comm_d_new_num = public_num("comm_d_new", "comm_d_new_input", comm_d_new);
-  const AllocatedNum comm_r_new_num = public_num("comm_r_new", "comm_r_new_input", comm_r_new);
-
-  const AllocatedNum phi = gen_randomness_hash(Ns(cs, Name{"phi"}), comm_d_new_num, comm_r_old_num);
+  const Commitments pub = alloc_commitments(cs, comm_r_old, comm_d_new, comm_r_new);
 
   // Private inputs, without each challenge's paths.
-  const AllocatedNum comm_c_num = AllocatedNum::alloc(Ns(cs, Name{"comm_c"}), comm_c);
-  const AllocatedNum root_r_old_num = AllocatedNum::alloc(Ns(cs, Name{"root_r_old"}), root_r_old);
-  const AllocatedNum root_r_new_num = AllocatedNum::alloc(Ns(cs, Name{"root_r_new"}), root_r_new);
+  const ReplicaRoots roots = alloc_roots(cs, comm_c, root_r_old, root_r_new);
   std::vector<AllocatedNum> apex;
   apex.reserve(apex_leafs.size());
   for (size_t i = 0; i < apex_leafs.size(); ++i)
@@ -153,24 +142,17 @@ void EmptySectorUpdateCircuit::synthesize(ConstraintSystem& cs) const {
         {AllocatedNum::alloc(Ns(cs, NameN{"partition_path_sibling_", i}), partition_path[i][0])});
   }
 
-  // comm_r = H(comm_c || root_r), old and new.
-  const AllocatedNum comm_r_old_calc =
-      circuits::poseidon_hash2_circuit(Ns(cs, Name{"comm_r_old_calc"}), comm_c_num, root_r_old_num);
-  circuits::equal(cs, Name{"enforce comm_r_old_calc == comm_r_old"}, comm_r_old_calc,
-                  comm_r_old_num);
-  const AllocatedNum comm_r_new_calc =
-      circuits::poseidon_hash2_circuit(Ns(cs, Name{"comm_r_new_calc"}), comm_c_num, root_r_new_num);
-  circuits::equal(cs, Name{"enforce comm_r_new_calc == comm_r_new"}, comm_r_new_calc,
-                  comm_r_new_num);
+  enforce_comm_r(cs, roots, pub);
 
   // This partition's apex leafs lead to comm_d_new.
-  apex_por(Ns(cs, Name{"apex_gadget"}), apex, partition_bits, partition_path_nums, comm_d_new_num);
+  apex_por(Ns(cs, Name{"apex_gadget"}), apex, partition_bits, partition_path_nums, pub.comm_d_new);
 
   const std::vector<std::vector<AllocatedBit>> generated =
-      gen_challenge_bits(Ns(cs, Name{"gen_challenge_bits"}), comm_r_new_num, partition,
+      gen_challenge_bits(Ns(cs, Name{"gen_challenge_bits"}), pub.comm_r_new, partition,
                          pp.challenge_count, pp.random_bits_per_challenge());
 
-  const ReplicaOpening shared{phi, root_r_old_num, root_r_new_num, h_select_bits, hs, tree_r};
+  const ReplicaOpening shared{pub.phi, roots.root_r_old, roots.root_r_new, h_select_bits, hs,
+                              tree_r};
   const size_t to_apex = pp.apex_leafs_height();
   // The challenges are independent pieces: each reads only the variables allocated above.
   cs.pieces(pp.challenge_count, [&](size_t c, ConstraintSystem& pcs) {

@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "cs/constraint_system.hpp"
-#include "filecoin/update/update_params.hpp"
-#include "filecoin/update/update_proof.hpp"
-#include "filecoin/update/update_vanilla.hpp"
 #include "update/challenge_witness.hpp"
+#include "update/vanilla/update_params.hpp"
+#include "update/vanilla/update_proof.hpp"
+#include "update/vanilla/update_vanilla.hpp"
 
 namespace cuzk::update {
 

@@ -7,9 +7,8 @@
 //      size's, and every check of the vanilla verifier (filecoin/update/update_vanilla.hpp);
 //   2. per partition k: the circuit from vanilla_proofs[k] (update_circuit.hpp), the public
 //      inputs natively (public_inputs.hpp), a Groth16 proof with fresh r, s, verified against
-//      those inputs before anything is returned: the engine's update handler builds the
-//      partitions (engine/update_handler.hpp), the engine or, for `cuzk update prove`,
-//      engine/serial_prover.hpp proves them;
+//      those inputs before anything is returned: update_partitions.hpp builds the partitions,
+//      the engine or, for `cuzk update prove`, engine/serial_prover.hpp proves them;
 //   3. the output is the partition proofs concatenated in k order, 192 bytes each.
 #pragma once
 
@@ -19,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/update/update_params.hpp"
-#include "filecoin/update/update_proof.hpp"
-#include "filecoin/update/update_vanilla.hpp"
 #include "groth16/types.hpp"
+#include "update/vanilla/update_params.hpp"
+#include "update/vanilla/update_proof.hpp"
+#include "update/vanilla/update_vanilla.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::update {

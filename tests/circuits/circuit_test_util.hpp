@@ -15,8 +15,8 @@
 #include "cs/proving_assignment.hpp"
 #include "cs/r1cs.hpp"
 #include "filecoin/domain.hpp"
-#include "filecoin/poseidon.hpp"
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/poseidon.hpp"
+#include "filecoin/hash/sha256.hpp"
 #include "gadgets/num.hpp"
 #include "gadgets/scope.hpp"
 

@@ -11,7 +11,7 @@
 #include "circuit_test_util.hpp"
 #include "cs/metric_cs.hpp"
 #include "cs/test_cs.hpp"
-#include "filecoin/poseidon.hpp"
+#include "filecoin/hash/poseidon.hpp"
 
 namespace cuzk::circuits {
 namespace {

@@ -18,7 +18,7 @@
 #include "cs/proving_assignment.hpp"
 #include "cs/test_cs.hpp"
 #include "filecoin/domain.hpp"
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/sha256.hpp"
 
 namespace cuzk::circuits {
 namespace {

@@ -15,8 +15,8 @@
 #include "cs/metric_cs.hpp"
 #include "cs/proving_assignment.hpp"
 #include "cs/test_cs.hpp"
-#include "filecoin/poseidon.hpp"
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/poseidon.hpp"
+#include "filecoin/hash/sha256.hpp"
 
 namespace cuzk::circuits {
 namespace {

@@ -11,7 +11,7 @@
 #include "circuit_test_util.hpp"
 #include "circuits/bits.hpp"
 #include "cs/test_cs.hpp"
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/sha256.hpp"
 
 namespace cuzk::circuits {
 namespace {

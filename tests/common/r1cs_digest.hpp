@@ -9,7 +9,7 @@
 
 #include "cs/r1cs.hpp"
 #include "filecoin/domain.hpp"
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/sha256.hpp"
 
 namespace cuzk::testing {
 

@@ -10,11 +10,11 @@
 #include <random>
 #include <vector>
 
-#include "filecoin/merkle_tree.hpp"
-#include "filecoin/poseidon.hpp"
-#include "filecoin/update/update_encoding.hpp"
-#include "filecoin/update/update_params.hpp"
-#include "filecoin/update/update_vanilla.hpp"
+#include "filecoin/hash/poseidon.hpp"
+#include "filecoin/merkle/merkle_tree.hpp"
+#include "update/vanilla/update_encoding.hpp"
+#include "update/vanilla/update_params.hpp"
+#include "update/vanilla/update_vanilla.hpp"
 
 namespace cuzk::testing {
 

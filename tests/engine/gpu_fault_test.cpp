@@ -12,8 +12,8 @@
 
 #include "backend/backend_factory.hpp"
 #include "engine/engine.hpp"
-#include "filecoin/c1_json.hpp"
 #include "porep/seal_commit_phase2.hpp"
+#include "porep/vanilla/c1_json.hpp"
 #include "porep_test_util.hpp"
 
 namespace cuzk::engine {

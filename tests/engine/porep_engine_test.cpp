@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "engine/engine.hpp"
-#include "filecoin/c1_json.hpp"
-#include "filecoin/c1_wrapper.hpp"
 #include "porep/seal_commit_phase2.hpp"
+#include "porep/vanilla/c1_json.hpp"
+#include "porep/vanilla/c1_wrapper.hpp"
 #include "porep_test_util.hpp"
 
 namespace cuzk::engine {

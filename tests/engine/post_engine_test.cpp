@@ -11,9 +11,9 @@
 #include <filesystem>
 
 #include "engine/engine.hpp"
-#include "filecoin/post/post_vanilla_prover.hpp"
 #include "groth16/proof_io.hpp"
 #include "post/post_verifier.hpp"
+#include "post/vanilla/post_vanilla_prover.hpp"
 #include "post_test_util.hpp"
 
 namespace cuzk::engine {

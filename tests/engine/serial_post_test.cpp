@@ -10,10 +10,10 @@
 
 #include "engine/post_handler.hpp"
 #include "engine/serial_prover.hpp"
-#include "filecoin/post/post_request.hpp"
-#include "filecoin/post/post_vanilla_prover.hpp"
 #include "groth16/backend.hpp"
 #include "post/post_verifier.hpp"
+#include "post/vanilla/post_request.hpp"
+#include "post/vanilla/post_vanilla_prover.hpp"
 #include "post_test_util.hpp"
 
 namespace cuzk::post {

@@ -1,7 +1,7 @@
 // BLAKE2b-512 against RFC 7693, and keyed BLAKE2b-256 + ChaCha20 IETF end to end against the
 // hard-coded synthetic PoRep vector of rust-fil-proofs (storage-proofs-porep/src/stacked/
 // vanilla/challenges.rs test_synth_challenges_against_hardcoded; facts 6.2).
-#include "filecoin/blake2b.hpp"
+#include "filecoin/hash/blake2b.hpp"
 
 #include <gtest/gtest.h>
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "filecoin/domain.hpp"
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/sha256.hpp"
 #include "oracle_file.hpp"
 
 namespace cuzk::filecoin {

@@ -2,14 +2,14 @@
 // the single-block BLAKE2b against OpenSSL's general BLAKE2b-512, the half widths of facts sheet
 // 4.3, and upstream's permutation tests (feistel.rs test_feistel_power_of_4,
 // test_feistel_on_arbitrary_set).
-#include "filecoin/feistel.hpp"
+#include "filecoin/graph/feistel.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <set>
 
-#include "filecoin/blake2b.hpp"
+#include "filecoin/hash/blake2b.hpp"
 
 namespace cuzk::filecoin {
 namespace {

@@ -1,14 +1,14 @@
 // Merkle proof structure, verification failures (each names the level it detects) and the
 // bincode / serde_json forms of proof.rs (facts sheet 6.5, 10).
-#include "filecoin/merkle_proof.hpp"
+#include "filecoin/merkle/merkle_proof.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 #include <string>
 
-#include "filecoin/merkle_proof_codec.hpp"
-#include "filecoin/merkle_tree.hpp"
+#include "filecoin/merkle/merkle_proof_codec.hpp"
+#include "filecoin/merkle/merkle_tree.hpp"
 
 namespace cuzk::filecoin {
 namespace {

@@ -3,7 +3,7 @@
 // proofs against a naive recomputation written here from the facts sheet (5.4: sub level =
 // Poseidon_sub over consecutive base roots, top = Poseidon_top over sub roots), and level-cache
 // trees against full trees.
-#include "filecoin/merkle_tree.hpp"
+#include "filecoin/merkle/merkle_tree.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "filecoin/poseidon.hpp"
-#include "filecoin/sha256_tree.hpp"
+#include "filecoin/hash/poseidon.hpp"
+#include "filecoin/hash/sha256_tree.hpp"
 #include "oracle_file.hpp"
 
 namespace cuzk::filecoin {

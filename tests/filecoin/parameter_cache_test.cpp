@@ -9,7 +9,7 @@
 #include <random>
 
 #include "common/temp_dir.hpp"
-#include "filecoin/blake2b.hpp"
+#include "filecoin/hash/blake2b.hpp"
 #include "filecoin/parameter_cache.hpp"
 #include "groth16/bellperson_format.hpp"
 #include "oracle_file.hpp"

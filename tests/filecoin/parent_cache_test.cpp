@@ -2,7 +2,7 @@
 // embedded manifest against the golden parent_cache.json, and whole-cache SHA-256 digests of the
 // 2 KiB and 8 MiB graphs for API 1.0 and 1.1 against that manifest (rust-fil-proofs
 // storage-proofs-porep/parent_cache.json); file writing, verification and regeneration.
-#include "filecoin/parent_cache.hpp"
+#include "filecoin/graph/parent_cache.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Poseidon (neptune, Strength::Standard) against the facts sheet 3.4 and the oracle file:
 // round numbers, Grain constants, Cauchy MDS, domain tags, neptune/rust-fil-proofs hash vectors
 // and the curio golden comm_r; the optimized permutation against the round-by-round twin.
-#include "filecoin/poseidon.hpp"
+#include "filecoin/hash/poseidon.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // example, the oracle graph_vectors (2 KiB V1_0 / V1_1, 32 GiB and 64 GiB samples, seeds and
 // keys), the graph identifiers of rust-fil-proofs, and upstream's
 // test_graph_distribution_pathology (graph.rs).
-#include "filecoin/stacked_graph.hpp"
+#include "filecoin/graph/stacked_graph.hpp"
 
 #include <gtest/gtest.h>
 

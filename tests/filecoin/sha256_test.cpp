@@ -1,5 +1,5 @@
 // SHA-256 through OpenSSL and the Filecoin trunc254 forms (filecoin-hashers/src/sha256.rs).
-#include "filecoin/sha256.hpp"
+#include "filecoin/hash/sha256.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Binary SHA-256 trunc254 trees: the zero-subtree table against the oracle (go-commp-utils
 // zerocomm, rust-fil-proofs pieces.rs), real hashing of zero sectors, streaming and parallel roots.
-#include "filecoin/sha256_tree.hpp"
+#include "filecoin/hash/sha256_tree.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Tree geometry against the merkletree crate's own vectors (src/merkle.rs
 // test_get_merkle_tree_methods), the facts sheet 2.1 path lengths and the oracle sector shapes.
-#include "filecoin/tree_shape.hpp"
+#include "filecoin/merkle/tree_shape.hpp"
 
 #include <gtest/gtest.h>
 

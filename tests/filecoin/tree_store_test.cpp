@@ -1,7 +1,7 @@
 // The sealing cache directory: file names against the oracle string constants and the facts
 // sheet (5.4-5.6), p_aux / t_aux bincode forms, and tree files written and read back (full
 // DiskStore rows for tree_c / tree_d, level-cache rows plus the replica for tree_r_last).
-#include "filecoin/tree_store.hpp"
+#include "filecoin/merkle/tree_store.hpp"
 
 #include <gtest/gtest.h>
 

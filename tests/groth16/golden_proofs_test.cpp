@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "filecoin/blake2b.hpp"
+#include "filecoin/hash/blake2b.hpp"
 #include "groth16/bellperson_format.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"

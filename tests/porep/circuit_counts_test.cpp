@@ -14,6 +14,7 @@
 #include "porep/public_inputs.hpp"
 #include "porep/stacked_circuit.hpp"
 #include "porep_test_util.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::porep {
 namespace {
@@ -93,7 +94,7 @@ TEST(StackedCircuitCounts, ProductionShapesHaveFilecoinsInputCounts) {
     const CircuitMetrics m = measure_circuit(pp, false);
     EXPECT_EQ(m.inputs, 40u) << size;
     std::printf("%s partition: %zu inputs, %zu aux, %zu constraints (%.2f s)\n",
-                sector_size_name(size).c_str(), m.inputs, m.aux, m.constraints, m.seconds);
+                binary_size_name(size).c_str(), m.inputs, m.aux, m.constraints, m.seconds);
   }
   EXPECT_EQ(public_input_count(PublicParams::for_sector_size(uint64_t{32} << 30)), 327u);
   EXPECT_EQ(public_input_count(PublicParams::for_sector_size(uint64_t{64} << 30)), 327u);

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "filecoin/registered_proof.hpp"
+#include "filecoin/sector_shape.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/public_params.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::porep {
 namespace {
@@ -63,17 +65,17 @@ TEST(ParameterCache, ProofVariantsOfASizeShareOneParameterSet) {
 }
 
 TEST(ParameterCache, SectorSizesParseAndPrint) {
-  EXPECT_EQ(parse_sector_size("2KiB"), 2048u);
-  EXPECT_EQ(parse_sector_size("8mib"), uint64_t{8} << 20);
-  EXPECT_EQ(parse_sector_size("512MiB"), uint64_t{512} << 20);
-  EXPECT_EQ(parse_sector_size("32G"), uint64_t{32} << 30);
-  EXPECT_EQ(parse_sector_size("2048"), 2048u);
-  EXPECT_THROW(parse_sector_size("2 KiB"), std::invalid_argument);
-  EXPECT_THROW(parse_sector_size("KiB"), std::invalid_argument);
-  EXPECT_THROW(parse_sector_size("2TiB"), std::invalid_argument);
-  EXPECT_EQ(sector_size_name(2048), "2KiB");
-  EXPECT_EQ(sector_size_name(uint64_t{64} << 30), "64GiB");
-  EXPECT_EQ(sector_size_name(100), "100");
+  EXPECT_EQ(filecoin::parse_sector_size("2KiB"), 2048u);
+  EXPECT_EQ(filecoin::parse_sector_size("8mib"), uint64_t{8} << 20);
+  EXPECT_EQ(filecoin::parse_sector_size("512MiB"), uint64_t{512} << 20);
+  EXPECT_EQ(filecoin::parse_sector_size("32G"), uint64_t{32} << 30);
+  EXPECT_EQ(filecoin::parse_sector_size("2048"), 2048u);
+  EXPECT_THROW(filecoin::parse_sector_size("2 KiB"), std::invalid_argument);
+  EXPECT_THROW(filecoin::parse_sector_size("KiB"), std::invalid_argument);
+  EXPECT_THROW(filecoin::parse_sector_size("2TiB"), std::invalid_argument);
+  EXPECT_EQ(binary_size_name(2048), "2KiB");
+  EXPECT_EQ(binary_size_name(uint64_t{64} << 30), "64GiB");
+  EXPECT_EQ(binary_size_name(100), "100");
   EXPECT_THROW(PublicParams::for_sector_size(4096), std::invalid_argument);
 }
 

@@ -21,15 +21,16 @@
 #include "common/test_parameter_cache.hpp"
 #include "cs/key_assembly.hpp"
 #include "cs/proving_assignment.hpp"
-#include "filecoin/porep_config.hpp"
-#include "filecoin/seal_commit.hpp"
-#include "filecoin/seal_precommit.hpp"
-#include "filecoin/sha256.hpp"
-#include "filecoin/synthetic_c1.hpp"
+#include "filecoin/hash/sha256.hpp"
 #include "groth16/setup.hpp"
 #include "porep/parameter_cache.hpp"
 #include "porep/public_params.hpp"
 #include "porep/stacked_circuit.hpp"
+#include "porep/vanilla/porep_config.hpp"
+#include "porep/vanilla/seal_commit.hpp"
+#include "porep/vanilla/seal_precommit.hpp"
+#include "porep/vanilla/synthetic_c1.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::porep::test {
 
@@ -126,7 +127,7 @@ inline const filecoin::ParameterChecks kTestParameterChecks{
 inline TestParameters cached_test_parameters(const PublicParams& pp, ThreadPool& pool) {
   return cuzk::testing::cached_test_parameters(
       StackedCircuit::blank(pp),
-      {"CUZK_POREP_TEST_CACHE", CUZK_POREP_TEST_CACHE, sector_size_name(pp.sector_size()) + "-",
+      {"CUZK_POREP_TEST_CACHE", CUZK_POREP_TEST_CACHE, binary_size_name(pp.sector_size()) + "-",
        kTestParameterSeed, std::string(kTestParameterSeed) + " marked .meta",
        [&](const std::filesystem::path& dir, const groth16::Parameters& params) {
          write_test_parameter_files(dir, pp, params, kTestParameterSeed, Overwrite::kRefuse);

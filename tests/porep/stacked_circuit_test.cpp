@@ -12,10 +12,11 @@
 
 #include "cs/proving_assignment.hpp"
 #include "cs/test_cs.hpp"
-#include "filecoin/porep_verify.hpp"
 #include "porep/public_inputs.hpp"
 #include "porep/stacked_circuit.hpp"
+#include "porep/vanilla/porep_verify.hpp"
 #include "porep_test_util.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::porep {
 namespace {
@@ -98,11 +99,11 @@ void expect_rows_satisfied_with_native_inputs(const filecoin::SyntheticC1& s,
     StackedCircuit::from_c1(s.c1, pp, k).synthesize(pa);
     pa.add_input_constraints();
     EXPECT_EQ(test::first_unsatisfied_row(pa), std::nullopt)
-        << sector_size_name(pp.sector_size()) << " partition " << k;
+        << binary_size_name(pp.sector_size()) << " partition " << k;
     const std::vector<Fr> native = public_inputs(pp, PorepPublicInputs::from_c1(s.c1), k);
     ASSERT_EQ(pa.input_assignment.size(), native.size() + 1);
     EXPECT_TRUE(std::equal(native.begin(), native.end(), pa.input_assignment.begin() + 1))
-        << sector_size_name(pp.sector_size()) << " partition " << k;
+        << binary_size_name(pp.sector_size()) << " partition " << k;
   }
 }
 

@@ -12,8 +12,8 @@
 #include <ostream>
 
 #include "cs/circuit_metrics.hpp"
-#include "filecoin/post/post_config.hpp"
 #include "post/fallback_circuit.hpp"
+#include "post/vanilla/post_config.hpp"
 #include "post_test_util.hpp"
 
 namespace cuzk::post {

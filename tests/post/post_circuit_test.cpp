@@ -17,11 +17,11 @@
 #include "cs/test_cs.hpp"
 #include "filecoin/base64.hpp"
 #include "filecoin/commcid.hpp"
-#include "filecoin/post/post_partition.hpp"
-#include "filecoin/post/post_vanilla_prover.hpp"
 #include "oracle_file.hpp"
 #include "post/fallback_circuit.hpp"
 #include "post/public_inputs.hpp"
+#include "post/vanilla/post_partition.hpp"
+#include "post/vanilla/post_vanilla_prover.hpp"
 #include "post_test_util.hpp"
 
 namespace cuzk::post {

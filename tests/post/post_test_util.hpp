@@ -17,14 +17,14 @@
 #include "common/temp_dir.hpp"
 #include "common/test_parameter_cache.hpp"
 #include "cs/key_assembly.hpp"
-#include "filecoin/porep_config.hpp"
-#include "filecoin/post/post_config.hpp"
-#include "filecoin/post/post_vanilla_prover.hpp"
 #include "filecoin/replica_id.hpp"
-#include "filecoin/seal_precommit.hpp"
 #include "groth16/setup.hpp"
+#include "porep/vanilla/porep_config.hpp"
+#include "porep/vanilla/seal_precommit.hpp"
 #include "post/fallback_circuit.hpp"
 #include "post/parameter_cache.hpp"
+#include "post/vanilla/post_config.hpp"
+#include "post/vanilla/post_vanilla_prover.hpp"
 
 namespace cuzk::post::test {
 

@@ -9,6 +9,7 @@
 
 #include "server/daemon_config.hpp"
 #include "server/log_level.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::server {
 namespace {
@@ -573,11 +574,11 @@ TEST(Sizes, ParseAndFormat) {
     EXPECT_THROW(parse_size(bad), std::invalid_argument) << bad;
   }
   EXPECT_THROW(parse_size("100000000TiB"), std::invalid_argument);
-  EXPECT_EQ(format_size(256 * kGiB), "256GiB");
-  EXPECT_EQ(format_size(512 * kMiB), "512MiB");
-  EXPECT_EQ(format_size(3 * kGiB / 2), "1536MiB");
-  EXPECT_EQ(format_size(1000), "1000");
-  EXPECT_EQ(format_size(0), "0");
+  EXPECT_EQ(binary_size_name(256 * kGiB), "256GiB");
+  EXPECT_EQ(binary_size_name(512 * kMiB), "512MiB");
+  EXPECT_EQ(binary_size_name(3 * kGiB / 2), "1536MiB");
+  EXPECT_EQ(binary_size_name(1000), "1000");
+  EXPECT_EQ(binary_size_name(0), "0");
 }
 
 TEST(ListenAddress, Forms) {

@@ -19,7 +19,7 @@
 #include "cs/circuit_metrics.hpp"
 #include "cs/metric_cs.hpp"
 #include "cs/proving_assignment.hpp"
-#include "filecoin/merkle_tree.hpp"
+#include "filecoin/merkle/merkle_tree.hpp"
 #include "update/gadgets.hpp"
 #include "update/poseidon_circuit.hpp"
 #include "update/update_circuit.hpp"

@@ -14,11 +14,11 @@
 #include "cs/metric_cs.hpp"
 #include "cs/proving_assignment.hpp"
 #include "cs/test_cs.hpp"
-#include "filecoin/update/update_challenges.hpp"
-#include "filecoin/update/update_synthetic.hpp"
 #include "update/poseidon_circuit.hpp"
 #include "update/public_inputs.hpp"
 #include "update/update_circuit.hpp"
+#include "update/vanilla/update_challenges.hpp"
+#include "update/vanilla/update_synthetic.hpp"
 
 namespace cuzk::update {
 namespace {

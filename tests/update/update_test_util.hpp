@@ -8,8 +8,8 @@
 #include <string>
 
 #include "common/test_parameter_cache.hpp"
-#include "porep/public_params.hpp"
 #include "update/parameter_cache.hpp"
+#include "util/text.hpp"
 
 namespace cuzk::update::test {
 
@@ -24,8 +24,8 @@ inline TestParameters cached_test_parameters(const filecoin::UpdateParams& pp, T
   return cuzk::testing::cached_test_parameters(
       *blank_update_circuit(pp),
       {"CUZK_UPDATE_TEST_CACHE", CUZK_UPDATE_TEST_CACHE,
-       porep::sector_size_name(pp.sector_size()) + (pp.poseidon ? "-poseidon-" : "-"),
-       kTestParameterSeed, kTestParameterSeed,
+       binary_size_name(pp.sector_size()) + (pp.poseidon ? "-poseidon-" : "-"), kTestParameterSeed,
+       kTestParameterSeed,
        [&](const std::filesystem::path& dir, const groth16::Parameters& params) {
          write_test_parameter_files(dir, pp, params, kTestParameterSeed, Overwrite::kRefuse);
        },
