@@ -7,10 +7,10 @@
 #include <memory>
 #include <stdexcept>
 
+#include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
 #include "engine/circuit_handler.hpp"
 #include "engine/pce_loader.hpp"
-#include "backend/backend_factory.hpp"
 #include "pce_cmd.hpp"
 #include "util/progress.hpp"
 
