@@ -9,7 +9,7 @@
 
 #include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "engine/pce_loader.hpp"
 #include "pce_cmd.hpp"
 #include "util/progress.hpp"

@@ -17,9 +17,9 @@
 #include <thread>
 #include <vector>
 
-#include "engine/circuit_handler.hpp"
 #include "engine/engine.hpp"
 #include "engine/event_history.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "engine/job.hpp"
 #include "engine/job_table.hpp"
 #include "engine/memory_budget.hpp"

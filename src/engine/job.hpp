@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "engine/job_lifecycle.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/phase_clock.hpp"

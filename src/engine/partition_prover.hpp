@@ -18,7 +18,7 @@
 
 #include "cs/constraint_system.hpp"
 #include "cs/proving_assignment.hpp"
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/types.hpp"
 #include "groth16/verifier.hpp"

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "pce/recorded_circuit.hpp"
 #include "util/thread_pool.hpp"
 

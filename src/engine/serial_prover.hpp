@@ -15,7 +15,7 @@
 #include <functional>
 #include <vector>
 
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/types.hpp"
 #include "util/thread_pool.hpp"

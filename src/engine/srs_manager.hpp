@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/types.hpp"
 #include "groth16/types.hpp"

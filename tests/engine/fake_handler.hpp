@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"

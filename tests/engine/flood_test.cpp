@@ -32,8 +32,8 @@
 #include <thread>
 
 #include "common/temp_dir.hpp"
-#include "engine/circuit_handler.hpp"
 #include "engine/engine.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "groth16/setup.hpp"
 #include "random_circuit.hpp"
 

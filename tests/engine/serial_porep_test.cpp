@@ -11,7 +11,7 @@
 #include <cstdio>
 
 #include "backend/backend_factory.hpp"
-#include "engine/porep_handler.hpp"
+#include "engine/handlers/porep_handler.hpp"
 #include "engine/serial_prover.hpp"
 #include "groth16/proof_io.hpp"
 #include "porep/parameter_cache.hpp"

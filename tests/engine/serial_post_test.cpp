@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-#include "engine/post_handler.hpp"
+#include "engine/handlers/post_handler.hpp"
 #include "engine/serial_prover.hpp"
 #include "groth16/backend.hpp"
 #include "post/post_verifier.hpp"

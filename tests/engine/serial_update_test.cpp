@@ -7,8 +7,8 @@
 #include <string>
 
 #include "common/synthetic_update.hpp"
+#include "engine/handlers/update_handler.hpp"
 #include "engine/serial_prover.hpp"
-#include "engine/update_handler.hpp"
 #include "update/update_proof.hpp"
 
 namespace cuzk::update {

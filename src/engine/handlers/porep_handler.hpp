@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "porep/porep_partitions.hpp"
 #include "porep/public_params.hpp"
 #include "porep/vanilla/porep_proof.hpp"

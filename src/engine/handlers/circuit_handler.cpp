@@ -1,12 +1,12 @@
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 
 #include <iterator>
 #include <stdexcept>
 #include <string_view>
 
-#include "engine/porep_handler.hpp"
-#include "engine/post_handler.hpp"
-#include "engine/update_handler.hpp"
+#include "engine/handlers/porep_handler.hpp"
+#include "engine/handlers/post_handler.hpp"
+#include "engine/handlers/update_handler.hpp"
 
 namespace cuzk::engine {
 

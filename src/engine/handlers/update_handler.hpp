@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "update/update_partitions.hpp"
 #include "update/vanilla/update_params.hpp"
 #include "update/vanilla/update_proof.hpp"

@@ -1,4 +1,4 @@
-#include "engine/update_handler.hpp"
+#include "engine/handlers/update_handler.hpp"
 
 #include <stdexcept>
 #include <string>

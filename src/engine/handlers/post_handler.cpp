@@ -1,4 +1,4 @@
-#include "engine/post_handler.hpp"
+#include "engine/handlers/post_handler.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "engine/porep_handler.hpp"
+#include "engine/handlers/porep_handler.hpp"
 
 #include <stdexcept>
 #include <string_view>

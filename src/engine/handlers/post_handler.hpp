@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "engine/circuit_handler.hpp"
+#include "engine/handlers/circuit_handler.hpp"
 #include "post/post_partitions.hpp"
 #include "post/vanilla/post_request.hpp"
 
