@@ -484,45 +484,17 @@ def main():
     ap.add_argument("--cuzk", required=True)
     ap.add_argument("--proto", required=True, help="the folder holding cuzk/v1/proving.proto")
     args = ap.parse_args()
-    try:
-        import grpc
-        from grpc_tools import protoc
-    except ImportError as e:
-        if os.environ.get("CI") == "true":
-            print(f"FAIL: CI=true and {sys.executable} has no grpcio / grpc_tools ({e})")
-            return 1
-        print(f"SKIP: {sys.executable} has no grpcio / grpc_tools ({e})")
-        return dt.SKIP
-    dt.grpc = grpc
+    client, protoc = dt.import_grpc()
+    if client is None:
+        return protoc  # the exit code
     with tempfile.TemporaryDirectory(prefix="cuzk-input-test-") as tmp:
-        stubs = os.path.join(tmp, "stubs")
-        os.mkdir(stubs)
-        if protoc.main(["protoc", f"-I{args.proto}", f"--python_out={stubs}",
-                        f"--grpc_python_out={stubs}",
-                        os.path.join(args.proto, "cuzk/v1/proving.proto")]) != 0:
-            print("FAIL: grpc_tools.protoc")
+        if not dt.compile_proving_stubs(protoc, args.proto, os.path.join(tmp, "stubs")):
             return 1
-        sys.path.insert(0, stubs)
-        from cuzk.v1 import proving_pb2, proving_pb2_grpc
-        dt.pb, dt.pbg = proving_pb2, proving_pb2_grpc
         # No proof is made: the parameter directory need not exist.
         ctx = argparse.Namespace(daemon=args.daemon, cuzk=args.cuzk, tmp=tmp, daemons=[],
                                  params=os.path.join(tmp, "no-params"), c1_bytes=b"")
         say(f"scenario {args.scenario}")
-        try:
-            SCENARIOS[args.scenario](ctx)
-        except Failure as e:
-            print(f"FAIL: {e}", flush=True)
-            for d in ctx.daemons:
-                if d.proc is not None:
-                    print(f"--- log of daemon {d.proc.pid} (last 4000 bytes)")
-                    print(d.log_text()[-4000:])
-            return 1
-        finally:
-            for d in ctx.daemons:
-                d.kill()
-        print(f"PASS {args.scenario} ({time.monotonic() - dt.T0:.1f} s)", flush=True)
-        return 0
+        return dt.run_scenario(args.scenario, lambda: SCENARIOS[args.scenario](ctx), ctx)
 
 
 if __name__ == "__main__":

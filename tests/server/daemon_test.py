@@ -999,8 +999,65 @@ SCENARIOS = {
 }
 
 
+def missing_tool(what):
+    """An external check that cannot run: a failure under CI=true (exit 1), else a skip (77)."""
+    ci = os.environ.get("CI") == "true"
+    print(("FAIL: CI=true and " if ci else "SKIP: ") + what, flush=True)
+    return 1 if ci else SKIP
+
+
+def import_grpc():
+    """(grpc, grpc_tools.protoc), or (None, exit code) when python3-grpcio or grpc-tools is missing
+    (missing_tool: the independent client must run in CI). Sets this module's grpc."""
+    global grpc
+    try:
+        import grpc as grpc_module
+        from grpc_tools import protoc
+    except ImportError as e:
+        return None, missing_tool(f"{sys.executable} has no grpcio / grpc_tools ({e}); install "
+                                  "python3-grpcio python3-grpc-tools")
+    grpc = grpc_module
+    return grpc_module, protoc
+
+
+def compile_proving_stubs(protoc, proto, stubs):
+    """cuzk/v1/proving.proto (under `proto`) compiled into the folder `stubs`, put on sys.path,
+    and this module's pb and pbg set; False, said, when protoc fails."""
+    global pb, pbg
+    os.makedirs(stubs, exist_ok=True)
+    rc = protoc.main(["protoc", f"-I{proto}", f"--python_out={stubs}", f"--grpc_python_out={stubs}",
+                      os.path.join(proto, "cuzk/v1/proving.proto")])
+    if rc != 0:
+        print(f"FAIL: grpc_tools.protoc exited {rc}", flush=True)
+        return False
+    sys.path.insert(0, stubs)
+    from cuzk.v1 import proving_pb2, proving_pb2_grpc
+    pb, pbg = proving_pb2, proving_pb2_grpc
+    return True
+
+
+def run_scenario(label, run, ctx):
+    """run() with every daemon of ctx.daemons killed afterwards, their logs printed when it fails
+    (whole, always, with CUZK_DAEMON_TEST_LOGS set); the test's exit code."""
+    try:
+        run()
+    except Failure as e:
+        print(f"FAIL: {e}", flush=True)
+        for d in ctx.daemons:
+            if d.proc is not None:
+                print(f"--- log of daemon {d.proc.pid} (last 4000 bytes)")
+                print(d.log_text()[-4000:])
+        return 1
+    finally:
+        for d in ctx.daemons:
+            d.kill()
+            if os.environ.get("CUZK_DAEMON_TEST_LOGS") and d.proc is not None:
+                print(f"--- log of daemon {d.proc.pid}\n{d.log_text()}")
+    print(f"PASS {label} ({time.monotonic() - T0:.1f} s)", flush=True)
+    return 0
+
+
 def main():
-    global pb, pbg, grpc
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario", choices=sorted(SCENARIOS))
     ap.add_argument("--daemon", required=True)
@@ -1011,31 +1068,13 @@ def main():
     ap.add_argument("--update-fixtures",
                     help="params/ and vanilla.json from tests/update/update_fixtures.sh")
     args = ap.parse_args()
-    try:
-        import grpc as grpc_module
-        from grpc_tools import protoc
-    except ImportError as e:
-        if os.environ.get("CI") == "true":  # the independent client must run in CI
-            print(f"FAIL: CI=true and {sys.executable} has no grpcio / grpc_tools ({e})",
-                  flush=True)
-            return 1
-        print(f"SKIP: {sys.executable} has no grpcio / grpc_tools ({e}); install "
-              "python3-grpcio python3-grpc-tools", flush=True)
-        return SKIP
-    grpc = grpc_module
+    client, protoc = import_grpc()
+    if client is None:
+        return protoc  # the exit code
 
     with tempfile.TemporaryDirectory(prefix="cuzk-daemon-test-") as tmp:
-        stubs = os.path.join(tmp, "stubs")
-        os.mkdir(stubs)
-        rc = protoc.main(["protoc", f"-I{args.proto}", f"--python_out={stubs}",
-                          f"--grpc_python_out={stubs}",
-                          os.path.join(args.proto, "cuzk/v1/proving.proto")])
-        if rc != 0:
-            print(f"FAIL: grpc_tools.protoc exited {rc}")
+        if not compile_proving_stubs(protoc, args.proto, os.path.join(tmp, "stubs")):
             return 1
-        sys.path.insert(0, stubs)
-        from cuzk.v1 import proving_pb2, proving_pb2_grpc
-        pb, pbg = proving_pb2, proving_pb2_grpc
 
         ctx = argparse.Namespace(daemon=args.daemon, cuzk=args.cuzk, tmp=tmp, daemons=[],
                                  params=os.path.join(args.fixtures, "params"),
@@ -1055,22 +1094,7 @@ def main():
         from google.protobuf.internal import api_implementation
         say(f"scenario {args.scenario}: python {sys.version.split()[0]}, grpcio "
             f"{grpc.__version__}, protobuf {protobuf_version} ({api_implementation.Type()})")
-        try:
-            SCENARIOS[args.scenario](ctx)
-        except Failure as e:
-            print(f"FAIL: {e}", flush=True)
-            for d in ctx.daemons:
-                if d.proc is not None:
-                    print(f"--- log of daemon {d.proc.pid} (last 4000 bytes)")
-                    print(d.log_text()[-4000:])
-            return 1
-        finally:
-            for d in ctx.daemons:
-                d.kill()
-                if os.environ.get("CUZK_DAEMON_TEST_LOGS") and d.proc is not None:
-                    print(f"--- log of daemon {d.proc.pid}\n{d.log_text()}")
-        print(f"PASS {args.scenario} ({time.monotonic() - T0:.1f} s)", flush=True)
-        return 0
+        return run_scenario(args.scenario, lambda: SCENARIOS[args.scenario](ctx), ctx)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,6 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 
@@ -151,7 +150,7 @@ def scenario_cli(ctx):
     log = d.log_text()
     for key in ("[gpus] gpu_threads", "[gpus] gpu_workers_per_device = 2",
                 "[memory] eviction_min_idle"):
-        check(f"event=config_note" in log and key in log,
+        check("event=config_note" in log and key in log,
               f"Curio's example: {key} is noted at start (level=warn)")
     check("level=warn " in log and "level=warning" not in log,
           "log lines name the level as the config does (warn, not warning)")
@@ -479,49 +478,18 @@ def main():
     ap.add_argument("--proto", required=True)
     ap.add_argument("--version", required=True, help="the project's version (CMake)")
     args = ap.parse_args()
-    try:
-        import grpc
-        from grpc_tools import protoc
-    except ImportError as e:
-        if os.environ.get("CI") == "true":
-            print(f"FAIL: CI=true and {sys.executable} has no grpcio / grpc_tools ({e})")
-            return 1
-        print(f"SKIP: {e}; install python3-grpcio python3-grpc-tools")
-        return SKIP
-    dt.grpc = grpc
+    grpc, protoc = dt.import_grpc()
+    if grpc is None:
+        return protoc  # the exit code
     with tempfile.TemporaryDirectory(prefix="cuzk-dropin-test-") as tmp:
-        stubs = os.path.join(tmp, "stubs")
-        os.mkdir(stubs)
-        rc = protoc.main(["protoc", f"-I{args.proto}", f"--python_out={stubs}",
-                          f"--grpc_python_out={stubs}",
-                          os.path.join(args.proto, "cuzk/v1/proving.proto")])
-        if rc != 0:
-            print(f"FAIL: grpc_tools.protoc exited {rc}")
+        if not dt.compile_proving_stubs(protoc, args.proto, os.path.join(tmp, "stubs")):
             return 1
-        sys.path.insert(0, stubs)
-        from cuzk.v1 import proving_pb2, proving_pb2_grpc
-        dt.pb, dt.pbg = proving_pb2, proving_pb2_grpc
         params = os.path.join(tmp, "no-params")
         os.mkdir(params)
         ctx = argparse.Namespace(daemon=args.daemon, cuzk=args.cuzk, bench=args.bench, tmp=tmp,
                                  daemons=[], params=params, version=args.version)
         say(f"scenario {args.scenario}: grpcio {grpc.__version__}")
-        try:
-            SCENARIOS[args.scenario](ctx)
-        except Failure as e:
-            print(f"FAIL: {e}", flush=True)
-            for d in ctx.daemons:
-                if getattr(d, "proc", None) is not None:
-                    print(f"--- log of daemon {d.proc.pid} (last 4000 bytes)")
-                    print(d.log_text()[-4000:])
-            return 1
-        finally:
-            for d in ctx.daemons:
-                if getattr(d, "proc", None) is not None and d.proc.poll() is None:
-                    d.proc.kill()
-                    d.proc.wait()
-    print(f"PASS {args.scenario}", flush=True)
-    return 0
+        return dt.run_scenario(args.scenario, lambda: SCENARIOS[args.scenario](ctx), ctx)
 
 
 if __name__ == "__main__":

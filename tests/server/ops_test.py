@@ -35,7 +35,6 @@ import daemon_test as dt  # noqa: E402  (its Daemon, check, say, post fixtures)
 
 from daemon_test import Failure, check, say  # noqa: E402
 
-SKIP = 77
 health_pb = health_grpc = refl_pb = refl_grpc = None  # set in main() once the stubs exist
 ROUND_ROBIN = json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})
 
@@ -267,11 +266,7 @@ def main():
         if missing:
             raise ImportError(f"{missing[0]} is missing (Debian package grpc-proto)")
     except ImportError as e:
-        if os.environ.get("CI") == "true":
-            print(f"FAIL: CI=true and {e}", flush=True)
-            return 1
-        print(f"SKIP: {e}; install python3-grpcio python3-grpc-tools grpc-proto", flush=True)
-        return SKIP
+        return dt.missing_tool(f"{e}; install python3-grpcio python3-grpc-tools grpc-proto")
 
     with tempfile.TemporaryDirectory(prefix="cuzk-ops-test-") as tmp:
         stubs = os.path.join(tmp, "stubs")
@@ -307,20 +302,7 @@ def main():
                                  post=os.path.join(args.fixtures, "post"),
                                  post_params=os.path.join(args.fixtures, "post-params"))
         say(f"scenario {args.scenario}: grpcio {grpc.__version__}")
-        try:
-            SCENARIOS[args.scenario](ctx)
-        except Failure as e:
-            print(f"FAIL: {e}", flush=True)
-            for d in ctx.daemons:
-                if d.proc is not None:
-                    print(f"--- log of daemon {d.proc.pid} (last 4000 bytes)")
-                    print(d.log_text()[-4000:])
-            return 1
-        finally:
-            for d in ctx.daemons:
-                d.kill()
-        print(f"PASS {args.scenario} ({time.monotonic() - dt.T0:.1f} s)", flush=True)
-        return 0
+        return dt.run_scenario(args.scenario, lambda: SCENARIOS[args.scenario](ctx), ctx)
 
 
 if __name__ == "__main__":

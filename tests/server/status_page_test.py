@@ -343,48 +343,24 @@ def main():
     for a in ("--daemon", "--cuzk", "--proto", "--fixtures", "--artifacts"):
         ap.add_argument(a, required=True)
     args = ap.parse_args()
-    ci = os.environ.get("CI") == "true"
     chromium = os.environ.get("CUZK_CHROMIUM") or shutil.which("chromium")
     if not chromium:
-        print(("FAIL: CI=true and" if ci else "SKIP:") +
-              " no chromium on PATH (Debian's chromium, see scripts/deps.sh)", flush=True)
-        return 1 if ci else dt.SKIP
-    try:
-        import grpc
-        from grpc_tools import protoc
-    except ImportError as e:
-        print(("FAIL: CI=true and" if ci else "SKIP:") + f" no grpcio / grpc_tools ({e})")
-        return 1 if ci else dt.SKIP
+        return dt.missing_tool("no chromium on PATH (Debian's chromium, see scripts/deps.sh)")
+    client, protoc = dt.import_grpc()
+    if client is None:
+        return protoc  # the exit code
     os.makedirs(args.artifacts, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="cuzk-page-test-") as tmp:
-        stubs = os.path.join(tmp, "stubs")
-        os.mkdir(stubs)
-        if protoc.main(["protoc", f"-I{args.proto}", f"--python_out={stubs}",
-                        f"--grpc_python_out={stubs}",
-                        os.path.join(args.proto, "cuzk/v1/proving.proto")]) != 0:
-            print("FAIL: grpc_tools.protoc failed")
+        if not dt.compile_proving_stubs(protoc, args.proto, os.path.join(tmp, "stubs")):
             return 1
-        sys.path.insert(0, stubs)
-        from cuzk.v1 import proving_pb2, proving_pb2_grpc
-        dt.pb, dt.pbg, dt.grpc = proving_pb2, proving_pb2_grpc, grpc
         ctx = argparse.Namespace(daemon=args.daemon, cuzk=args.cuzk, tmp=tmp, daemons=[],
                                  params=os.path.join(args.fixtures, "params"),
                                  c1=os.path.join(args.fixtures, "c1", dt.C1_NAME))
         ctx.c1_bytes = open(ctx.c1, "rb").read()
         version = subprocess.run([chromium, "--version"], capture_output=True, text=True)
         say(f"status page test: {version.stdout.strip()}")
-        try:
-            scenario(ctx, Browser(chromium, tmp), args.artifacts)
-        except Failure as e:
-            print(f"FAIL: {e}", flush=True)
-            for d in ctx.daemons:
-                print(f"--- log of daemon {d.proc.pid} (last 4000 bytes)\n{d.log_text()[-4000:]}")
-            return 1
-        finally:
-            for d in ctx.daemons:
-                d.kill()
-    print(f"PASS status page ({time.monotonic() - dt.T0:.1f} s)", flush=True)
-    return 0
+        return dt.run_scenario(
+            "status page", lambda: scenario(ctx, Browser(chromium, tmp), args.artifacts), ctx)
 
 
 if __name__ == "__main__":
