@@ -247,33 +247,8 @@ TEST(DaemonConfig, PipelineDisabledMeansOneWorkerAndTheShortestQueue) {
 }
 
 TEST(DaemonConfig, TheRustDaemonsExampleLoadsWithNotes) {
-  // extern/cuzk/cuzk.example.toml of the anchor, its keys and values (comments left out).
-  const DaemonConfig c = parse(R"(
-[daemon]
-listen = "0.0.0.0:9820"
-[srs]
-param_cache = "/data/zk/params"
-[memory]
-total_budget = "auto"
-safety_margin = "5GiB"
-eviction_min_idle = "5m"
-[gpus]
-devices = []
-gpu_threads = 32
-gpu_workers_per_device = 2
-[scheduler]
-max_batch_size = 1
-max_batch_wait_ms = 10000
-sort_by_type = true
-[synthesis]
-threads = 0
-[pipeline]
-enabled = true
-synthesis_lookahead = 1
-synthesis_concurrency = 1
-[logging]
-level = "info"
-)");
+  // tests/server/data/curio_cuzk.example.toml: Curio's example as it ships.
+  const DaemonConfig c = load_daemon_config(CUZK_CURIO_EXAMPLE_CONFIG, facts_64g());
   EXPECT_EQ(c.listen.host_port, "0.0.0.0:9820");
   EXPECT_EQ(c.engine.memory_budget_bytes, 59 * kGiB);
   EXPECT_EQ(c.engine.synthesis_workers, 1u);

@@ -36,6 +36,7 @@ import grp
 import json
 import os
 import pwd
+import re
 import shutil
 import socket
 import stat
@@ -55,32 +56,18 @@ REG_32GIB_V1_1 = 8  # StackedDrg32GiBV1_1
 
 # Curio e0294b0 extern/cuzk/cuzk.example.toml, its keys and values (comments left out); listen
 # and param_cache are replaced by the test's.
-CURIO_EXAMPLE = """
-[daemon]
-listen = "{listen}"
-[srs]
-param_cache = "{params}"
-[memory]
-total_budget = "auto"
-safety_margin = "5GiB"
-eviction_min_idle = "5m"
-[gpus]
-devices = []
-gpu_threads = 32
-gpu_workers_per_device = 2
-[scheduler]
-max_batch_size = 1
-max_batch_wait_ms = 10000
-sort_by_type = true
-[synthesis]
-threads = 0
-[pipeline]
-enabled = true
-synthesis_lookahead = 1
-synthesis_concurrency = 1
-[logging]
-level = "info"
-"""
+# Curio's example config as it ships (also daemon_config_test.cpp's oracle).
+CURIO_EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                             "curio_cuzk.example.toml")
+
+
+def curio_example(listen, params):
+    """Curio's example with its listen address and parameter cache replaced."""
+    text = open(CURIO_EXAMPLE).read()
+    for key, value in (("listen", listen), ("param_cache", params)):
+        text, n = re.subn(rf'^{key} = ".*"$', f'{key} = "{value}"', text, flags=re.M)
+        check(n == 1, f"Curio's example has one {key} line")
+    return text
 
 
 def run(cmd, env=None, **kw):
@@ -142,7 +129,7 @@ def scenario_cli(ctx):
     os.makedirs(params)
     d = ToolboxDaemon(ctx, "curio-example")
     with open(d.config_path, "w") as f:
-        f.write(CURIO_EXAMPLE.format(listen="unix://" + d.sock, params=params))
+        f.write(curio_example("unix://" + d.sock, params))
     d.stop()
     d.start()
     st = d.stub.GetStatus(dt.pb.GetStatusRequest(), timeout=10)
