@@ -204,10 +204,7 @@ bool GpuBackend::warm_run(BasesCache<Curve>& cache, std::span<const Affine<Curve
 
 size_t GpuBackend::batch_limit(const groth16::Parameters& params,
                                const groth16::PartitionInput& in) {
-  groth16::check_partition_fits(params, in);
-  std::lock_guard lock(mu_);
-  activate();
-  MemoryPlan plan = plan_locked(params, in);
+  MemoryPlan plan = plan_for(params, in);
   if (plan.all_resident) return 1;
   if (options_.adjust_plan) options_.adjust_plan(plan);
   return static_cast<size_t>(plan.batch_partitions);
