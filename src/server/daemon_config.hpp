@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "server/config_values.hpp"
 #include "server/default_paths.hpp"
 
 namespace cuzk::server {
@@ -22,23 +23,6 @@ struct ConfigError : std::runtime_error {
 };
 
 enum class ShutdownMode { kFinish, kCancel };  // what SIGTERM does to jobs in flight
-
-// A validated [daemon] listen / status_listen value.
-struct ListenAddress {
-  bool is_unix = false;
-  std::string path;       // unix: the socket file
-  std::string host_port;  // tcp: "host:port"
-  // gRPC's form, which is also the config's: "unix:///abs" or "unix:rel" ("unix://rel" would
-  // name an authority, not a path), or "host:port".
-  std::string grpc_uri() const;
-};
-
-// "unix:///abs/path", "unix:path", "host:port", "[v6]:port" (optionally "tcp://" in front).
-// std::invalid_argument with the reason otherwise.
-ListenAddress parse_listen_address(std::string_view text, bool allow_unix);
-
-// "256GiB", "512 MiB", "1.5GiB", "5GB" (decimal), "4096" (bytes). std::invalid_argument otherwise.
-uint64_t parse_size(std::string_view text);
 
 struct DaemonConfig {
   engine::EngineConfig engine;
