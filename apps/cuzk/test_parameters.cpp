@@ -10,7 +10,7 @@
 #include "backend/backend_factory.hpp"
 #include "command_clock.hpp"
 #include "engine/handlers/circuit_handler.hpp"
-#include "engine/pce_loader.hpp"
+#include "engine/resources/pce_loader.hpp"
 #include "pce_cmd.hpp"
 #include "util/progress.hpp"
 

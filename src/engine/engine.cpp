@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "engine/engine_impl.hpp"
-#include "engine/pce_loader.hpp"
+#include "engine/resources/pce_loader.hpp"
 #include "filecoin/parameter_cache.hpp"
 
 namespace cuzk::engine {

@@ -12,10 +12,10 @@
 
 #include "engine/handlers/circuit_handler.hpp"
 #include "engine/job_lifecycle.hpp"
-#include "engine/memory_budget.hpp"
 #include "engine/phase_clock.hpp"
 #include "engine/request_digest.hpp"
-#include "engine/srs_manager.hpp"
+#include "engine/resources/memory_budget.hpp"
+#include "engine/resources/srs_manager.hpp"
 #include "engine/types.hpp"
 #include "util/clock.hpp"
 

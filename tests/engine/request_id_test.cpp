@@ -8,8 +8,8 @@
 
 #include "common/temp_dir.hpp"
 #include "engine/engine.hpp"
-#include "engine/payload_spool.hpp"
 #include "engine/request_digest.hpp"
+#include "engine/resources/payload_spool.hpp"
 #include "fake_handler.hpp"
 
 namespace cuzk::engine::test {

@@ -13,7 +13,7 @@
 #include "backend/backend_factory.hpp"
 #include "common/temp_dir.hpp"
 #include "engine/engine.hpp"
-#include "engine/payload_spool.hpp"
+#include "engine/resources/payload_spool.hpp"
 #include "fake_handler.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/verifier.hpp"

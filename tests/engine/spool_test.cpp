@@ -1,7 +1,7 @@
 // The payload spool: payloads survive the disk round trip, the disk share is bounded, a damaged
 // file is refused with a reason rather than read past its end, and a configured directory is
 // made, checked and locked when the spool is made.
-#include "engine/payload_spool.hpp"
+#include "engine/resources/payload_spool.hpp"
 
 #include <gtest/gtest.h>
 

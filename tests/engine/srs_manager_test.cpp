@@ -1,7 +1,7 @@
 // The SRS manager's map of circuit ids: a load that fails for an id never loaded leaves no entry
 // behind (issue 29: PreloadSRS with 3,000 unknown 64 KiB ids grew the daemon by 188 MiB, one
 // entry each, kept for ever).
-#include "engine/srs_manager.hpp"
+#include "engine/resources/srs_manager.hpp"
 
 #include <gtest/gtest.h>
 

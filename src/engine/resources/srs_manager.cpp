@@ -1,4 +1,4 @@
-#include "engine/srs_manager.hpp"
+#include "engine/resources/srs_manager.hpp"
 
 #include <filesystem>
 #include <stdexcept>

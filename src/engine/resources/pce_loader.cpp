@@ -1,4 +1,4 @@
-#include "engine/pce_loader.hpp"
+#include "engine/resources/pce_loader.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "engine/handlers/circuit_handler.hpp"
-#include "engine/memory_budget.hpp"
+#include "engine/resources/memory_budget.hpp"
 #include "engine/types.hpp"
 #include "groth16/types.hpp"
 #include "groth16/verifier.hpp"

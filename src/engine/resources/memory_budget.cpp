@@ -1,4 +1,4 @@
-#include "engine/memory_budget.hpp"
+#include "engine/resources/memory_budget.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "engine/payload_spool.hpp"
+#include "engine/resources/payload_spool.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
