@@ -224,7 +224,8 @@ std::string Engine::metrics_text() const {
       }
     }
   }
-  for (const char* kind : {"porep", "snap", "wpost", "winning"}) {
+  for (const ProofKind k : kProofKinds) {
+    const char* kind = proof_kind_label(k);
     uint32_t pending = 0, running = 0;
     for (const auto& q : s.queues) {
       if (q.proof_kind != kind) continue;

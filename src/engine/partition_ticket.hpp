@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "engine/job.hpp"
-#include "engine/memory_budget.hpp"
 #include "engine/partition_prover.hpp"
+#include "engine/resources/memory_budget.hpp"
 
 namespace cuzk::engine {
 
@@ -67,6 +67,13 @@ struct ProverItem {
   // another worker, the name of the one it failed on (which does not take it again).
   std::vector<std::string> failures;
   std::string not_on;
+
+  // The one place the prover side decides between the two inputs: the circuit's recording when
+  // the partition was synthesized witness-only (and the recording is loaded), otherwise nullptr,
+  // the classic assignment. Only recorded partitions warm the device and batch.
+  const pce::RecordedCircuit* recording() const {
+    return partition && partition->witness && srs ? (*srs)->pce.get() : nullptr;
+  }
 };
 
 }  // namespace cuzk::engine

@@ -66,10 +66,9 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
           proof.a = (G1Jacobian::from_affine(proof.a) + G1Jacobian::generator()).to_affine();
         }
       };
-      ProvedPartition proved =
-          prove_partition(backend, s.params, p.witness ? s.pce.get() : nullptr,
-                          config.verify_proofs ? &s.pvk : nullptr, p, randomness_for(item),
-                          faults ? std::function<void(groth16::Proof&)>(corrupt) : nullptr);
+      ProvedPartition proved = prove_partition(
+          backend, s.params, item.recording(), config.verify_proofs ? &s.pvk : nullptr, p,
+          randomness_for(item), faults ? std::function<void(groth16::Proof&)>(corrupt) : nullptr);
       a.timing = proved.timing;
       observe_prover_phases(item.job->kind_label, a.timing);
       a.verify_started = proved.verify_started;

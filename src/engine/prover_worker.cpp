@@ -21,8 +21,7 @@ namespace cuzk::engine {
 namespace {
 
 groth16::PartitionInput input_of(const ProverItem& item) {
-  const LoadedSrs& s = **item.srs;
-  return groth16::PartitionInput::recorded(*item.partition->witness, *s.pce);
+  return groth16::PartitionInput::recorded(*item.partition->witness, *item.recording());
 }
 
 }  // namespace
@@ -46,8 +45,7 @@ ProverItem Engine::Impl::take_item(std::deque<ProverItem>::iterator it) {
 }
 
 size_t Engine::Impl::batch_limit_for(ProverWorker& w, const ProverItem& item) {
-  // Only witness-only partitions (a recorded circuit) batch; the classic path proves alone.
-  if (!item.partition->witness || !(*item.srs)->pce) return 1;
+  if (item.recording() == nullptr) return 1;  // the classic path proves alone
   const std::string& circuit = (*item.srs)->circuit_id;
   if (const auto it = w.batch_limits.find(circuit); it != w.batch_limits.end()) return it->second;
   size_t limit = 1;
@@ -126,7 +124,7 @@ void Engine::Impl::preempt_for(ProverWorker& w, const Job& job, const LoadedSrs&
 
 void Engine::Impl::warm_device(ProverWorker& w, const ProverItem& item,
                                std::unique_lock<std::mutex>& lock) {
-  if (!w.gpu || !item.partition->witness || !(*item.srs)->pce) return;
+  if (!w.gpu || item.recording() == nullptr) return;
   const LoadedSrs& s = **item.srs;
   for (;;) {
     preempt_for(w, *item.job, s, lock);

@@ -21,6 +21,11 @@ enum class ProofKind : int {
 };
 enum class Priority : int { kUnspecified = 0, kLow = 1, kNormal = 2, kHigh = 3, kCritical = 4 };
 
+// Every kind a job can be, in the order the queues and metrics list them.
+inline constexpr ProofKind kProofKinds[] = {
+    ProofKind::kPorepSealCommit, ProofKind::kSnapDealsUpdate, ProofKind::kWindowPostPartition,
+    ProofKind::kWinningPost};
+
 // "porep", "snap", "wpost", "winning", "unspecified" (queue and metric labels).
 const char* proof_kind_label(ProofKind kind);
 
