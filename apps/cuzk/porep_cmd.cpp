@@ -199,7 +199,8 @@ int run_verify(const PorepOptions& o) {
     in.replica_id = hex32(o.replica_id, "--replica-id");
     in.seed = hex32(o.seed, "--seed");
   }
-  const groth16::VerifyingKey vk = read_verifying_key_file(params_dir(o), pp, parameter_checks(o));
+  const groth16::VerifyingKey vk =
+      filecoin::read_verifying_key_file(params_dir(o), parameter_set(pp), parameter_checks(o));
   const std::vector<uint8_t> bytes = read_bytes(o.proof_path);
   const auto t0 = Clock::now();
   std::vector<bool> per;

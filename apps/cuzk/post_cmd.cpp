@@ -442,8 +442,8 @@ int run_verify(const PostOptions& o) {
   } else {
     throw BadInput("give --proof FILE (" + o.public_path + " has no ProofBytes)");
   }
-  const groth16::VerifyingKey vk =
-      post::read_verifying_key_file(params_dir(o), pp, parameter_checks(o));
+  const groth16::VerifyingKey vk = filecoin::read_verifying_key_file(
+      params_dir(o), post::parameter_set(pp), parameter_checks(o));
   const auto t0 = Clock::now();
   bool ok = false;
   try {

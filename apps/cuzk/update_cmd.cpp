@@ -442,8 +442,8 @@ int run_verify(const UpdateOptions& o) {
     in = {hex32(o.comm_r_old, "--comm-r-old"), hex32(o.comm_d_new, "--comm-d-new"),
           hex32(o.comm_r_new, "--comm-r-new"), pp.h_default()};
   }
-  const groth16::VerifyingKey vk =
-      update::read_verifying_key_file(params_dir(o), pp, parameter_checks(o));
+  const groth16::VerifyingKey vk = filecoin::read_verifying_key_file(
+      params_dir(o), update::parameter_set(pp), parameter_checks(o));
   const std::vector<uint8_t> bytes = read_bytes(o.proof_path);
   const auto t0 = Clock::now();
   std::vector<bool> per;

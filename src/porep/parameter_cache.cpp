@@ -46,24 +46,4 @@ groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string
   return groth16::generate_test_parameters(StackedCircuit::blank(pp), seed, pool, timing, progress);
 }
 
-// This kind's entry to filecoin/circuit_parameters.hpp, alike in porep, post and update (see
-// parameter_cache.hpp).
-ParameterFiles write_test_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,
-                                          const groth16::Parameters& params, std::string_view seed,
-                                          Overwrite mode) {
-  return filecoin::write_test_parameter_files(dir, parameter_set(pp), params, seed, mode);
-}
-
-groth16::Parameters read_parameter_file(const std::filesystem::path& dir, const PublicParams& pp,
-                                        const filecoin::ParameterChecks& checks, ThreadPool& pool,
-                                        filecoin::ParameterVerdict* verdict) {
-  return filecoin::read_parameter_file(dir, parameter_set(pp), checks, pool, verdict);
-}
-
-groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
-                                              const PublicParams& pp,
-                                              const filecoin::ParameterChecks& checks) {
-  return filecoin::read_verifying_key_file(dir, parameter_set(pp), checks);
-}
-
 }  // namespace cuzk::porep

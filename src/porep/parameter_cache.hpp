@@ -32,9 +32,9 @@ std::string parameter_identifier(const PublicParams& pp);
 std::string parameter_cache_id(const PublicParams& pp);
 
 ParameterFiles parameter_files(const std::filesystem::path& dir, const PublicParams& pp);
-// What filecoin/circuit_parameters.hpp reads and writes for `pp`. The functions below are this
-// kind's entry to it (parameter_set, then one call), declared alike by porep, post and update for
-// their own parameter types: the callers (commands, handlers, tests) name the kind, not the set.
+// What filecoin/circuit_parameters.hpp reads and writes for `pp`: callers write and read this
+// kind's files with filecoin::write_test_parameter_files / read_parameter_file /
+// read_verifying_key_file on parameter_set(pp).
 filecoin::CircuitParameterSet parameter_set(const PublicParams& pp);
 // The .meta of a real (published) set: {"sector_size":N}.
 std::string parameter_metadata_json(const PublicParams& pp);
@@ -45,21 +45,5 @@ using groth16::SetupTiming;
 groth16::Parameters generate_test_parameters(const PublicParams& pp, std::string_view seed,
                                              ThreadPool& pool, SetupTiming* timing = nullptr,
                                              const ProgressFn& progress = nullptr);
-
-// Writes .params, .vk and a .meta marking them insecure with `seed`, under their Filecoin names
-// (creating `dir`); with kRefuse, FileExistsError before anything is written when one exists.
-ParameterFiles write_test_parameter_files(const std::filesystem::path& dir, const PublicParams& pp,
-                                          const groth16::Parameters& params, std::string_view seed,
-                                          Overwrite mode);
-
-// Read back through filecoin::read_parameter_set's checks, std::runtime_error naming the
-// expected file (and how to make test parameters) when it is missing, and checking that the
-// verifying key has one IC point per public input of `pp` (plus ONE).
-groth16::Parameters read_parameter_file(const std::filesystem::path& dir, const PublicParams& pp,
-                                        const filecoin::ParameterChecks& checks, ThreadPool& pool,
-                                        filecoin::ParameterVerdict* verdict = nullptr);
-groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
-                                              const PublicParams& pp,
-                                              const filecoin::ParameterChecks& checks);
 
 }  // namespace cuzk::porep

@@ -33,9 +33,9 @@ std::string parameter_cache_id(const filecoin::FallbackPoStParams& pp);
 
 ParameterFiles parameter_files(const std::filesystem::path& dir,
                                const filecoin::FallbackPoStParams& pp);
-// What filecoin/circuit_parameters.hpp reads and writes for `pp`. The functions below are this
-// kind's entry to it (parameter_set, then one call), declared alike by porep, post and update for
-// their own parameter types: the callers (commands, handlers, tests) name the kind, not the set.
+// What filecoin/circuit_parameters.hpp reads and writes for `pp`: callers write and read this
+// kind's files with filecoin::write_test_parameter_files / read_parameter_file /
+// read_verifying_key_file on parameter_set(pp).
 filecoin::CircuitParameterSet parameter_set(const filecoin::FallbackPoStParams& pp);
 
 using groth16::SetupTiming;
@@ -45,23 +45,5 @@ groth16::Parameters generate_test_parameters(const filecoin::FallbackPoStParams&
                                              std::string_view seed, ThreadPool& pool,
                                              SetupTiming* timing = nullptr,
                                              const ProgressFn& progress = nullptr);
-
-// Writes .params, .vk and a .meta marking them insecure with `seed`, under their Filecoin names
-// (creating `dir`); with kRefuse, FileExistsError before anything is written when one exists.
-ParameterFiles write_test_parameter_files(const std::filesystem::path& dir,
-                                          const filecoin::FallbackPoStParams& pp,
-                                          const groth16::Parameters& params, std::string_view seed,
-                                          Overwrite mode);
-
-// Read back through filecoin::read_parameter_set's checks, std::runtime_error naming the
-// expected file (and how to make test parameters) when it is missing, and checking that the
-// verifying key has one IC point per public input of `pp` (plus ONE).
-groth16::Parameters read_parameter_file(const std::filesystem::path& dir,
-                                        const filecoin::FallbackPoStParams& pp,
-                                        const filecoin::ParameterChecks& checks, ThreadPool& pool,
-                                        filecoin::ParameterVerdict* verdict = nullptr);
-groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
-                                              const filecoin::FallbackPoStParams& pp,
-                                              const filecoin::ParameterChecks& checks);
 
 }  // namespace cuzk::post

@@ -28,7 +28,8 @@ TEST(SealCommitPhase2, TwoKiBSealedSectorProvesAndVerifiesOnlyWithItsOwnInputs) 
 
   const test::TestParameters tp = test::cached_test_parameters(pp, pool);
   const groth16::Parameters& params = tp.params;
-  const groth16::VerifyingKey vk = read_verifying_key_file(tp.dir, pp, test::kTestParameterChecks);
+  const groth16::VerifyingKey vk =
+      filecoin::read_verifying_key_file(tp.dir, parameter_set(pp), test::kTestParameterChecks);
   EXPECT_EQ(vk, params.vk);
   EXPECT_EQ(tp.setup.inputs, 40u);
   EXPECT_EQ(parameter_metadata_json(pp), "{\"sector_size\":2048}");

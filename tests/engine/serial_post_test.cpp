@@ -71,8 +71,8 @@ void prove_and_verify(PoStKind kind, uint64_t registered, size_t sectors) {
       tp.setup.setup_s, t.circuit_s, t.prover.synthesis_s, t.prover.total_s, t.verify_s, t.total_s);
 
   // The verifier's view: the sectors' ids and comm_rs (from the seal), the randomness.
-  const groth16::VerifyingKey vk =
-      read_verifying_key_file(tp.dir, job.params, test::kTestParameterChecks);
+  const groth16::VerifyingKey vk = filecoin::read_verifying_key_file(
+      tp.dir, parameter_set(job.params), test::kTestParameterChecks);
   std::vector<PublicSector> pub;
   for (size_t i = 0; i < job.partition.real_slots; ++i)
     pub.push_back(

@@ -130,10 +130,11 @@ inline TestParameters cached_test_parameters(const PublicParams& pp, ThreadPool&
       {"CUZK_POREP_TEST_CACHE", CUZK_POREP_TEST_CACHE, binary_size_name(pp.sector_size()) + "-",
        kTestParameterSeed, std::string(kTestParameterSeed) + " marked .meta",
        [&](const std::filesystem::path& dir, const groth16::Parameters& params) {
-         write_test_parameter_files(dir, pp, params, kTestParameterSeed, Overwrite::kRefuse);
+         filecoin::write_test_parameter_files(dir, parameter_set(pp), params, kTestParameterSeed,
+                                              Overwrite::kRefuse);
        },
        [&](const std::filesystem::path& dir, ThreadPool& p) {
-         return read_parameter_file(dir, pp, kTestParameterChecks, p);
+         return filecoin::read_parameter_file(dir, parameter_set(pp), kTestParameterChecks, p);
        }},
       pool);
 }

@@ -50,14 +50,15 @@ TEST(SealCommitPhase2, MissingParameterFilesAreNamed) {
   ThreadPool pool(1);
   const PublicParams pp = PublicParams::for_sector_size(2048);
   try {
-    (void)read_verifying_key_file(dir.path(), pp, {});
+    (void)filecoin::read_verifying_key_file(dir.path(), parameter_set(pp), {});
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(parameter_files(dir.path(), pp).vk.string()),
               std::string::npos)
         << e.what();
   }
-  EXPECT_THROW(read_parameter_file(dir.path(), pp, {}, pool), std::runtime_error);
+  EXPECT_THROW(filecoin::read_parameter_file(dir.path(), parameter_set(pp), {}, pool),
+               std::runtime_error);
 }
 
 }  // namespace

@@ -50,8 +50,8 @@ TEST(PoStParameterCache, TestParametersAreMarkedAndNeverOverwriteAFile) {
   ThreadPool pool(0);
   const groth16::Parameters params = generate_test_parameters(pp, "marked seed", pool);
   test::TempDir dir("post-params");
-  const ParameterFiles files =
-      write_test_parameter_files(dir.path(), pp, params, "marked seed", Overwrite::kRefuse);
+  const ParameterFiles files = filecoin::write_test_parameter_files(
+      dir.path(), parameter_set(pp), params, "marked seed", Overwrite::kRefuse);
   std::ifstream meta_in(files.meta);
   const nlohmann::json meta = nlohmann::json::parse(meta_in);
   EXPECT_EQ(meta.at("sector_size").get<uint64_t>(), pp.sector_size);
@@ -61,34 +61,37 @@ TEST(PoStParameterCache, TestParametersAreMarkedAndNeverOverwriteAFile) {
   // A second write refuses, naming the file, and leaves the first intact.
   const auto before = std::filesystem::file_size(files.params);
   try {
-    write_test_parameter_files(dir.path(), pp, params, "other", Overwrite::kRefuse);
+    filecoin::write_test_parameter_files(dir.path(), parameter_set(pp), params, "other",
+                                         Overwrite::kRefuse);
     FAIL() << "overwrote existing parameter files";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(files.params.filename().string()), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("not overwritten"), std::string::npos) << e.what();
   }
   EXPECT_EQ(std::filesystem::file_size(files.params), before);
-  EXPECT_NO_THROW(write_test_parameter_files(dir.path(), pp, params, "other", Overwrite::kForce));
+  EXPECT_NO_THROW(filecoin::write_test_parameter_files(dir.path(), parameter_set(pp), params,
+                                                       "other", Overwrite::kForce));
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))
     EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << e.path();
 
   // Read back: the key fits this circuit and no other.
-  const groth16::Parameters back =
-      read_parameter_file(dir.path(), pp, test::kTestParameterChecks, pool);
+  const groth16::Parameters back = filecoin::read_parameter_file(dir.path(), parameter_set(pp),
+                                                                 test::kTestParameterChecks, pool);
   EXPECT_EQ(back.vk.ic.size(), 1 + pp.public_input_count());
   EXPECT_EQ(groth16::serialize_verifying_key(back.vk), groth16::serialize_verifying_key(params.vk));
   // The same file under the name of the 2-slot circuit has the wrong input count.
   const FallbackPoStParams two = test::upstream_test_shape({8, 0, 0}, 2);
   std::filesystem::copy_file(files.vk, parameter_files(dir.path(), two).vk);
   try {
-    read_verifying_key_file(dir.path(), two, test::kTestParameterChecks);
+    filecoin::read_verifying_key_file(dir.path(), parameter_set(two), test::kTestParameterChecks);
     FAIL() << "a key of another circuit was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("7 IC points"), std::string::npos) << e.what();
   }
   test::TempDir empty("post-noparams");
   try {
-    read_parameter_file(empty.path(), pp, test::kTestParameterChecks, pool);
+    filecoin::read_parameter_file(empty.path(), parameter_set(pp), test::kTestParameterChecks,
+                                  pool);
     FAIL() << "missing file not reported";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(".params is missing"), std::string::npos) << e.what();

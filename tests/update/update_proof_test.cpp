@@ -41,9 +41,11 @@ TEST(UpdateTestParameters, TwoKiBSetIsMadeOrReadBackWithFilecoinNames) {
   for (const bool want_params : {false, true}) {
     try {
       if (want_params) {
-        (void)read_parameter_file(t.dir, pp, filecoin::ParameterChecks{}, pool);
+        (void)filecoin::read_parameter_file(t.dir, parameter_set(pp), filecoin::ParameterChecks{},
+                                            pool);
       } else {
-        (void)read_verifying_key_file(t.dir, pp, filecoin::ParameterChecks{});
+        (void)filecoin::read_verifying_key_file(t.dir, parameter_set(pp),
+                                                filecoin::ParameterChecks{});
       }
       FAIL() << "an insecure set was read without allow_insecure";
     } catch (const filecoin::ParameterFileError& e) {
@@ -77,7 +79,8 @@ TEST(UpdateProve, BadVanillaProofsAreRefusedBeforeProving) {
   EXPECT_NO_THROW(check_update_vanilla(u.pp, u.in, u.proofs, &pool));
 
   const test::TestParameters t = test::cached_test_parameters(u.pp, pool);
-  const groth16::VerifyingKey vk = read_verifying_key_file(t.dir, u.pp, test::kTestParameterChecks);
+  const groth16::VerifyingKey vk =
+      filecoin::read_verifying_key_file(t.dir, parameter_set(u.pp), test::kTestParameterChecks);
   EXPECT_THROW(verify_update_proof(u.pp, vk, u.in, std::vector<uint8_t>(191)),
                std::invalid_argument);
   EXPECT_THROW(verify_update_proof(u.pp, vk, u.in, std::vector<uint8_t>(384)),
@@ -91,7 +94,8 @@ TEST(UpdateTestParameters, WritingRefusesToReplaceAFileUnlessForced) {
   std::ofstream(f.vk) << "someone's file";
   groth16::Parameters empty;
   try {
-    write_test_parameter_files(dir.path(), pp, empty, "s", Overwrite::kRefuse);
+    filecoin::write_test_parameter_files(dir.path(), parameter_set(pp), empty, "s",
+                                         Overwrite::kRefuse);
     FAIL() << "wrote over an existing file";
   } catch (const FileExistsError& e) {
     EXPECT_EQ(e.path(), f.vk);

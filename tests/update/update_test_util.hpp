@@ -27,10 +27,11 @@ inline TestParameters cached_test_parameters(const filecoin::UpdateParams& pp, T
        binary_size_name(pp.sector_size()) + (pp.poseidon ? "-poseidon-" : "-"), kTestParameterSeed,
        kTestParameterSeed,
        [&](const std::filesystem::path& dir, const groth16::Parameters& params) {
-         write_test_parameter_files(dir, pp, params, kTestParameterSeed, Overwrite::kRefuse);
+         filecoin::write_test_parameter_files(dir, parameter_set(pp), params, kTestParameterSeed,
+                                              Overwrite::kRefuse);
        },
        [&](const std::filesystem::path& dir, ThreadPool& p) {
-         return read_parameter_file(dir, pp, kTestParameterChecks, p);
+         return filecoin::read_parameter_file(dir, parameter_set(pp), kTestParameterChecks, p);
        }},
       pool);
 }
