@@ -29,8 +29,8 @@ import threading
 import time
 import urllib.request
 
-import daemon_test as dt
-from daemon_test import Failure, check, rpc_error, say
+import daemon_harness as dt
+from daemon_harness import Failure, check, rpc_error, say
 
 KIB, MIB = dt.KIB, dt.MIB
 

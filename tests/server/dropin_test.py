@@ -47,9 +47,9 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import daemon_test as dt  # noqa: E402  (its Daemon, check, say)
+import daemon_harness as dt  # noqa: E402  (its Daemon, check, say)
 
-from daemon_test import Failure, check, say  # noqa: E402
+from daemon_harness import Failure, check, say  # noqa: E402
 
 SKIP = 77
 REG_32GIB_V1_1 = 8  # StackedDrg32GiBV1_1

@@ -31,9 +31,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import daemon_test as dt  # noqa: E402  (its Daemon, check, say, post fixtures)
+import daemon_harness as dt  # noqa: E402  (its Daemon, check, say, post fixtures)
 
-from daemon_test import Failure, check, say  # noqa: E402
+from daemon_harness import Failure, check, say  # noqa: E402
 
 health_pb = health_grpc = refl_pb = refl_grpc = None  # set in main() once the stubs exist
 ROUND_ROBIN = json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})

@@ -24,8 +24,8 @@ import tempfile
 import time
 import urllib.request
 
-import daemon_test as dt
-from daemon_test import Failure, check, say
+import daemon_harness as dt
+from daemon_harness import Failure, check, say
 
 
 class Node:
