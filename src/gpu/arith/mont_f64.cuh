@@ -13,8 +13,9 @@
 // operand.
 //
 // Why 51-bit limbs, not 52. The host twin must run the device's arithmetic with std::fma in the
-// default rounding mode, so the split rounds to nearest (the paper rounds toward zero). For limbs
-// a, b < 2^w and a split at 2^r:
+// default rounding mode, so the split rounds to nearest (rounding hi toward zero would make the
+// low part non-negative and allow 52 bits, at the price of the host's rounding mode switched
+// around every product). For limbs a, b < 2^w and a split at 2^r:
 //   hi = fma(a, b, 2^(52 + r))          = 2^(52 + r) + H, H = ab rounded to a multiple of 2^r,
 //   lo = fma(a, b, (2^(52 + r) + B) - hi) = B + d,        d = ab - H in [-2^(r-1), 2^(r-1)].
 // hi stays in the binade [2^(52+r), 2^(53+r)) (ulp 2^r) when ab < 2^(52+r); the subtraction is
@@ -56,8 +57,12 @@
 // instructions on each multiplier pipe, but ~420 ALU and ~860 instructions to issue (128 per
 // SM per clock): the issue rate, not a pipe, bounds it at ~6.7 clocks against ~6.4 for the
 // pure FP64 product, so it is worth building only if the measured FP64 product is FP64-bound
-// well below its issue bound. The bit-identical host twin is straightforward (all integer
-// steps are exact), the reason it is left for after the measurement.
+// well below its issue bound (a bit-identical host twin is easy: every integer step is exact).
+// A coarser split needs no new arithmetic: a formula's independent products (~10 in an XYZZ
+// addition) can go some to Mont32 and some to MontF64, the forms tracked per value, since a
+// MontF64 product of x R' and y R is x y R and a Mont32 one is x y R' (only the limbs are
+// repacked between 51-bit limbs and 32-bit words). The same issue bound applies: one product of
+// each is ~1,600 instructions, ~12.5 clocks for the two.
 #pragma once
 
 #include <bit>
