@@ -16,7 +16,7 @@ namespace {
 
 constexpr unsigned kThreads = 128;
 
-enum class FieldOp { kMul, kSqr };
+enum class FieldOp { kMul, kSqr, kMulKaratsuba };  // the last: MontF64 only
 
 // io holds two elements per thread; the chain a <- a * b (or a^2) runs `iters` times.
 template <class FD, FieldOp kOp>
@@ -25,7 +25,10 @@ __global__ void field_chain_kernel(FD* io, uint32_t iters) {
   FD a = io[2 * i];
   const FD b = io[2 * i + 1];
   for (uint32_t k = 0; k < iters; ++k)
-    a = kOp == FieldOp::kMul ? a * b : a.sqr();
+    if constexpr (kOp == FieldOp::kMulKaratsuba)
+      a = FD::mul_karatsuba(a, b);
+    else
+      a = kOp == FieldOp::kMul ? a * b : a.sqr();
   io[2 * i] = a;
 }
 
@@ -170,10 +173,14 @@ std::vector<ArithRate> measure_arith_rates(const Affine<G1Curve>* g1_small, size
   // Mont32 above, and both multiplier pipes' issue ceilings (instructions/s).
   r.push_back({"Fr mul, FP64 (MontF64)",
                field_rate<MontF64<Fr>, FieldOp::kMul>(blocks, 8192, reps, s), -1});
+  r.push_back({"Fr mul, FP64 Karatsuba (MontF64)",
+               field_rate<MontF64<Fr>, FieldOp::kMulKaratsuba>(blocks, 8192, reps, s), -1});
   r.push_back({"Fr sqr, FP64 (MontF64)",
                field_rate<MontF64<Fr>, FieldOp::kSqr>(blocks, 8192, reps, s), -1});
   r.push_back({"Fp mul, FP64 (MontF64)",
                field_rate<MontF64<Fp>, FieldOp::kMul>(blocks, 2048, reps, s), -1});
+  r.push_back({"Fp mul, FP64 Karatsuba (MontF64)",
+               field_rate<MontF64<Fp>, FieldOp::kMulKaratsuba>(blocks, 2048, reps, s), -1});
   r.push_back({"Fp sqr, FP64 (MontF64)",
                field_rate<MontF64<Fp>, FieldOp::kSqr>(blocks, 2048, reps, s), -1});
   r.push_back({"DFMA, FP64 pipe ceiling", pipe_rate<double>(blocks, 4096, reps, s), -1});

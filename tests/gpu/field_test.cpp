@@ -101,12 +101,13 @@ void expect_device_f64_matches(std::mt19937_64& rng) {
     }
   }
   const std::vector<F> out = twins::field_ops_f64<F>(a, b);
-  ASSERT_EQ(out.size(), 4 * a.size());
+  ASSERT_EQ(out.size(), 5 * a.size());
   for (size_t i = 0; i < a.size(); ++i) {
-    ASSERT_EQ(out[4 * i], a[i] + b[i]) << "add " << i;
-    ASSERT_EQ(out[4 * i + 1], a[i] - b[i]) << "sub " << i;
-    ASSERT_EQ(out[4 * i + 2], a[i] * b[i]) << "mul " << i;
-    ASSERT_EQ(out[4 * i + 3], a[i].sqr()) << "sqr " << i;
+    ASSERT_EQ(out[5 * i], a[i] + b[i]) << "add " << i;
+    ASSERT_EQ(out[5 * i + 1], a[i] - b[i]) << "sub " << i;
+    ASSERT_EQ(out[5 * i + 2], a[i] * b[i]) << "mul " << i;
+    ASSERT_EQ(out[5 * i + 3], a[i].sqr()) << "sqr " << i;
+    ASSERT_EQ(out[5 * i + 4], a[i] * b[i]) << "mul_karatsuba " << i;
   }
 }
 

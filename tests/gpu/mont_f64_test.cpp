@@ -63,6 +63,28 @@ TEST(MontF64, LimbSplitIsExactOnTiesAndExtremes) {
   }
 }
 
+// The signed split of Karatsuba's differences, |u|, |v| < 2^51.
+__int128 signed_split_value(int64_t u, int64_t v) {
+  uint64_t lo = 0, hi = 0;
+  d::mad_signed(lo, hi, static_cast<double>(u), static_cast<double>(v));
+  return (static_cast<__int128>(static_cast<int64_t>(hi)) << d::kW) + static_cast<int64_t>(lo);
+}
+
+TEST(MontF64, SignedLimbSplitIsExactOnTiesAndExtremes) {
+  const int64_t m = static_cast<int64_t>(d::kMask), t = int64_t{1} << 50;
+  const int64_t cases[][2] = {{0, 0}, {1, -1}, {-1, -1}, {t, 1},   {-t, 1}, {t, 3},     {-t, 3},
+                              {m, m}, {-m, m}, {m, -m},  {-m, -m}, {-m, 1}, {m - 1, -m}};
+  for (const auto& c : cases)
+    EXPECT_EQ(signed_split_value(c[0], c[1]), static_cast<__int128>(c[0]) * c[1])
+        << c[0] << " x " << c[1];
+  std::mt19937_64 rng(12);
+  for (int i = 0; i < 100000; ++i) {
+    const int64_t u = static_cast<int64_t>(rng() & m) - static_cast<int64_t>(rng() & m);
+    const int64_t v = static_cast<int64_t>(rng() & m) - static_cast<int64_t>(rng() & m);
+    ASSERT_EQ(signed_split_value(u, v), static_cast<__int128>(u) * v) << u << " x " << v;
+  }
+}
+
 // Raw MontF64 elements at the limb boundaries of its own form (the host's edge values sit at
 // 64-bit boundaries): 2^(51 t) and 2^(51 t) - 1, every limb at its maximum below p, p - 1,
 // p - 2, (p - 1) / 2, (p + 1) / 2, 0, 1.
@@ -160,6 +182,7 @@ void expect_matches_host_and_mont32(uint64_t seed) {
     ASSERT_EQ(prod.to_host(), a * b) << "mul " << i;
     ASSERT_EQ(sq.to_host(), a.sqr()) << "sqr " << i;
     ASSERT_EQ(sq, x * x) << "sqr = mul " << i;
+    ASSERT_EQ(D::mul_karatsuba(x, y), prod) << "Karatsuba = mul " << i;
     ASSERT_EQ(sum.to_host(), a + b) << "add " << i;
     ASSERT_EQ(diff.to_host(), a - b) << "sub " << i;
     ASSERT_EQ(neg.to_host(), -a) << "neg " << i;
