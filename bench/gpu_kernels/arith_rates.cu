@@ -71,6 +71,23 @@ __global__ void imad_chain_kernel(uint32_t* io, uint32_t iters) {
   io[2 * i] = sum;
 }
 
+// A Mont32 and a MontF64 product chain side by side in each thread: the product-level hybrid
+// (mont_f64.cuh), two products an iteration, one on each multiplier pipe.
+template <class F>
+__global__ void pair_chain_kernel(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  Mont32<F> a = io32[2 * i];
+  const Mont32<F> b = io32[2 * i + 1];
+  MontF64<F> c = io64[2 * i];
+  const MontF64<F> d = io64[2 * i + 1];
+  for (uint32_t k = 0; k < iters; ++k) {
+    a = a * b;
+    c = c * d;
+  }
+  io32[2 * i] = a;
+  io64[2 * i] = c;
+}
+
 // acc <- acc + table[j] (mixed XYZZ + affine) with j from a per-thread LCG over the table.
 template <class CurveD>
 __global__ void madd_chain_kernel(const Affine<CurveD>* __restrict__ table, uint32_t mask,
@@ -104,19 +121,42 @@ double time_s(F&& launch, unsigned reps, cudaStream_t s) {
          1e3;
 }
 
+// n chain operands: R mod p (one) with the low limb varied per element, still below p (its top
+// limb is well below p's, for Mont32 and MontF64 alike); the chains' instruction stream does not
+// depend on the values.
+template <class FD>
+std::vector<FD> chain_operands(size_t n) {
+  std::vector<FD> host(n, FD::one());
+  for (size_t k = 0; k < host.size(); ++k)
+    host[k].l[0] ^= static_cast<uint32_t>(k);
+  return host;
+}
+
 template <class FD, FieldOp kOp>
 double field_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s) {
   const size_t threads = size_t{blocks} * kThreads;
   DeviceBuffer<FD> io(2 * threads);
-  // R mod p (one) with the low limb varied per element: still below p (its top limb is well
-  // below p's), and the chains' instruction stream does not depend on the values.
-  std::vector<FD> host(2 * threads, FD::one());
-  for (size_t k = 0; k < host.size(); ++k)
-    host[k].l[0] ^= static_cast<uint32_t>(k);
+  const std::vector<FD> host = chain_operands<FD>(2 * threads);  // alive until the timing syncs
   io.upload(host, s);
   const double sec = time_s(
       [&] { field_chain_kernel<FD, kOp><<<blocks, kThreads, 0, s>>>(io.get(), iters); }, reps, s);
   return static_cast<double>(threads) * iters / sec;
+}
+
+// Products per second of pair_chain_kernel (both chains counted).
+template <class F>
+double pair_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s) {
+  const size_t threads = size_t{blocks} * kThreads;
+  DeviceBuffer<Mont32<F>> io32(2 * threads);
+  DeviceBuffer<MontF64<F>> io64(2 * threads);
+  const std::vector<Mont32<F>> host32 = chain_operands<Mont32<F>>(2 * threads);
+  const std::vector<MontF64<F>> host64 = chain_operands<MontF64<F>>(2 * threads);
+  io32.upload(host32, s);
+  io64.upload(host64, s);
+  const double sec = time_s(
+      [&] { pair_chain_kernel<F><<<blocks, kThreads, 0, s>>>(io32.get(), io64.get(), iters); },
+      reps, s);
+  return 2.0 * static_cast<double>(threads) * iters / sec;
 }
 
 // Instructions per second of dfma_chain_kernel (double) or imad_chain_kernel (uint32_t).
@@ -183,6 +223,10 @@ std::vector<ArithRate> measure_arith_rates(const Affine<G1Curve>* g1_small, size
                field_rate<MontF64<Fp>, FieldOp::kMulKaratsuba>(blocks, 2048, reps, s), -1});
   r.push_back({"Fp sqr, FP64 (MontF64)",
                field_rate<MontF64<Fp>, FieldOp::kSqr>(blocks, 2048, reps, s), -1});
+  r.push_back(
+      {"Fr mul, Mont32 and MontF64 side by side", pair_rate<Fr>(blocks, 4096, reps, s), -1});
+  r.push_back(
+      {"Fp mul, Mont32 and MontF64 side by side", pair_rate<Fp>(blocks, 1024, reps, s), -1});
   r.push_back({"DFMA, FP64 pipe ceiling", pipe_rate<double>(blocks, 4096, reps, s), -1});
   r.push_back(
       {"IMAD, integer multiplier ceiling", pipe_rate<uint32_t>(blocks, 4096, reps, s), 1.67e13});

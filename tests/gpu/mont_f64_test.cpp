@@ -198,6 +198,32 @@ void expect_matches_host_and_mont32(uint64_t seed) {
   EXPECT_TRUE(D::zero().to_host().is_zero());
 }
 
+// The product-level hybrid's premise (mont_f64.cuh): with the limbs only repacked, a MontF64
+// product of x R' and y R is x y R (Mont32's form) and a Mont32 product of the same two is
+// x y R' (MontF64's).
+template <class F>
+void expect_cross_form_products(uint64_t seed) {
+  using D = MontF64<F>;
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 500; ++i) {
+    const F a = F::random(rng), b = F::random(rng);
+    const D x = D::from_host(a);                  // a R'
+    const Mont32<F> y = Mont32<F>::from_host(b);  // b R
+    const D y_raw = D::from_words(y.l);           // b R, in 51-bit limbs
+    Mont32<F> x_raw;                              // a R, in 32-bit words
+    x.to_words(x_raw.l);
+    Mont32<F> prod32;
+    D::mul(x, y_raw).to_words(prod32.l);
+    ASSERT_TRUE(same_bytes(prod32, Mont32<F>::from_host(a * b))) << i;
+    ASSERT_EQ(D::from_words((x_raw * y).l), D::from_host(a * b)) << i;
+  }
+}
+
+TEST(MontF64, CrossFormProductsLandInTheOtherForm) {
+  expect_cross_form_products<Fr>(23);
+  expect_cross_form_products<Fp>(24);
+}
+
 TEST(MontF64, FrMatchesHostAndMont32OnEdgesAndRandoms) {
   expect_matches_host_and_mont32<Fr>(21);
 }
