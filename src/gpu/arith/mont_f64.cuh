@@ -62,8 +62,10 @@
 // addition) can go some to Mont32 and some to MontF64, the forms tracked per value, since a
 // MontF64 product of x R' and y R is x y R and a Mont32 one is x y R' (only the limbs are
 // repacked between 51-bit limbs and 32-bit words; tests/gpu/mont_f64_test.cpp checks it). The
-// same issue bound applies: one product of each is ~1,600 instructions, ~12.5 clocks for the two
-// (measured by the side-by-side rows of `cuzk-bench kernels --only arith`).
+// PTX suggested ~1,600 instructions for one product of each; ptxas 11.8's SASS has 1,253, with the
+// IMAD, FP64 and issue bounds all near 4.9 SM clocks a product against Mont32's 9.2
+// (docs/perf-log.md, "SASS, counted here"): the side-by-side rows of `cuzk-bench kernels --only
+// arith` measure it.
 #pragma once
 
 #include <bit>
