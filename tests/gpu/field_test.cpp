@@ -6,6 +6,7 @@
 
 #include "ec/scalar_mul.hpp"
 #include "gpu/arith/fields.cuh"
+#include "gpu/arith/mont_f64.cuh"
 #include "gpu_kernels/field_twins.hpp"
 #include "gpu_test_util.hpp"
 
@@ -75,6 +76,49 @@ TEST_F(DeviceField, FrOpsMatchHostOnEdgesAndRandoms) {
 TEST_F(DeviceField, FpOpsMatchHostOnEdgesAndRandoms) {
   std::mt19937_64 rng(3);
   expect_device_matches<Fp>(rng);
+}
+
+// MontF64 on the device against the host: the operands above plus values at MontF64's own
+// 51-bit limb boundaries (2^(51 t) and 2^(51 t) - 1 as its raw limbs).
+template <class F>
+void expect_device_f64_matches(std::mt19937_64& rng) {
+  auto [a, b] = operands<F>(rng, 5000);
+  using D = MontF64<F>;
+  std::vector<F> limb_edges;
+  for (int t = 0; t < D::K; ++t) {
+    D x = D::zero();  // 2^(51 t)
+    x.l[t] = 1;
+    limb_edges.push_back(x.to_host());
+    D y = D::zero();  // 2^(51 t) - 1
+    for (int s = 0; s < t; ++s)
+      y.l[s] = f64_detail::kMask;
+    limb_edges.push_back(y.to_host());
+  }
+  for (const F& x : limb_edges) {
+    for (const F& y : limb_edges) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  const std::vector<F> out = twins::field_ops_f64<F>(a, b);
+  ASSERT_EQ(out.size(), 5 * a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_EQ(out[5 * i], a[i] + b[i]) << "add " << i;
+    ASSERT_EQ(out[5 * i + 1], a[i] - b[i]) << "sub " << i;
+    ASSERT_EQ(out[5 * i + 2], a[i] * b[i]) << "mul " << i;
+    ASSERT_EQ(out[5 * i + 3], a[i].sqr()) << "sqr " << i;
+    ASSERT_EQ(out[5 * i + 4], a[i] * b[i]) << "mul_karatsuba " << i;
+  }
+}
+
+TEST_F(DeviceField, FrF64OpsMatchHostOnEdgesAndRandoms) {
+  std::mt19937_64 rng(7);
+  expect_device_f64_matches<Fr>(rng);
+}
+
+TEST_F(DeviceField, FpF64OpsMatchHostOnEdgesAndRandoms) {
+  std::mt19937_64 rng(8);
+  expect_device_f64_matches<Fp>(rng);
 }
 
 TEST_F(DeviceField, Fp2OpsMatchHost) {
