@@ -16,6 +16,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -117,6 +118,14 @@ void check_batch_fits(const Parameters& params, std::span<const PartitionInput> 
 // C = L + H + s A + r B_g1 - r s delta, exactly as bellperson assembles them.
 Proof assemble_proof(const VerifyingKey& vk, const MsmSums& sums, const ProofRandomness& rand);
 
+// What the last proof left on a backend's device of its parameter set: the bytes of the bases
+// kept there, and whether proofs also stream sections from the host copy (a device too small for
+// the set, or capped by [gpus] memory_limit: then the set is not on the device, only a part).
+struct DeviceHolding {
+  uint64_t bases_bytes = 0;
+  bool streams = false;
+};
+
 class ProverBackend {
  public:
   virtual ~ProverBackend() = default;
@@ -139,6 +148,10 @@ class ProverBackend {
     (void)in;
     return false;
   }
+
+  // After a proof: what of its parameter set stays on the device (DeviceHolding); nullopt from
+  // a backend that does not say (the engine then takes the whole set to be there).
+  virtual std::optional<DeviceHolding> device_holding() { return std::nullopt; }
 
   // How many partitions shaped like `in` this backend proves best as one batch (prove_front,
   // then aux_msm); 1: one at a time through prove(), nothing to gain by batching.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <optional>
 #include <random>
 
 #include "gpu/device/cuda_check.hpp"
@@ -80,6 +81,10 @@ class CappedGpuProof : public testing::GpuTest {
                                         circuit_->public_inputs()));
     }
     EXPECT_LE(gpu.memory_peak(), limit) << gpu.last_plan().summary();
+    // What it says it keeps (the engine's tier, the status page's meter): streaming, a part.
+    const std::optional<groth16::DeviceHolding> held = gpu.device_holding();
+    EXPECT_TRUE(held && held->streams == gpu.last_plan().streams());
+    EXPECT_TRUE(held && held->bases_bytes <= limit);
     return gpu.last_plan();
   }
 
@@ -116,6 +121,8 @@ TEST_F(CappedGpuProof, WarmStepsCopyTheBasesByPiecesAndTheBytesAreTheCpus) {
   const groth16::ProofRandomness r = randomness(13);
   EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input(), r, nullptr)), cpu_proof(r));
   EXPECT_FALSE(gpu.warm_step(params_, input()));
+  const std::optional<groth16::DeviceHolding> held = gpu.device_holding();
+  EXPECT_TRUE(held && !held->streams && held->bases_bytes > 0);  // the whole set stays
   GpuBackend capped(0, options(resident_ - 1));
   EXPECT_FALSE(capped.warm_step(params_, input()));
 }

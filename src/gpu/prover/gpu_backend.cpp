@@ -99,6 +99,13 @@ MemoryPlan GpuBackend::last_plan() const {
   return last_plan_;
 }
 
+std::optional<groth16::DeviceHolding> GpuBackend::device_holding() {
+  std::lock_guard lock(mu_);
+  // The caches hold what the last plan keeps resident (all of it, or its resident sections).
+  return groth16::DeviceHolding{g1_bases_.bytes() + g2_bases_.bytes(),
+                                !last_plan_.all_resident && last_plan_.streams()};
+}
+
 MemoryPlan GpuBackend::plan_for(const groth16::Parameters& params,
                                 const groth16::PartitionInput& in) {
   groth16::check_partition_fits(params, in);
