@@ -73,6 +73,7 @@ struct DeviceUse {
   std::string circuit_id;
   uint64_t srs_bytes = 0, pce_bytes = 0, working_set_bytes = 0;
   uint64_t total_bytes = 0, free_bytes = 0;
+  bool srs_streams = false;  // srs_bytes is a part: the rest streams from the host at each proof
 };
 
 struct HostMemory {

@@ -47,6 +47,8 @@ struct ProverWorker {
   std::string out_of_rotation;   // mu: why it takes no more partitions ("" while it does)
   // Its backend's batch_limit per circuit id (its own thread only).
   std::map<std::string, size_t> batch_limits;
+  // What its backend's last proof left on the device (its own thread; nullopt: not said).
+  std::optional<groth16::DeviceHolding> holding;
   std::thread thread;
 };
 
@@ -201,6 +203,8 @@ struct Engine::Impl {
   ProverItem take_item(std::deque<ProverItem>::iterator it);
   // One SRS on a device: a partition of another circuit drops the previous device copy.
   void switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref);
+  // After a proof on w: w.holding from its backend, and the set HOT on w unless it streams.
+  void note_device_holding(ProverWorker& w, const LoadedSrs& srs_ref);
   // The backend's batch_limit for item's circuit (1 for a partition without a recording).
   size_t batch_limit_for(ProverWorker& w, const ProverItem& item);
   // Proves `item` alone with its retries and completes it; `lock` (on mu) is held on entry and

@@ -5,11 +5,14 @@
 
 namespace cuzk::engine {
 
-DeviceUse device_use(const std::string& lane, const LoadedSrs& srs, bool busy) {
+DeviceUse device_use(const std::string& lane, const LoadedSrs& srs, bool busy,
+                     const std::optional<groth16::DeviceHolding>& holding) {
   DeviceUse u;
   u.lane = lane;
   u.circuit_id = srs.circuit_id;
-  u.srs_bytes = parameters_bytes(srs.params);
+  // What the backend says it keeps; a backend that does not say holds the whole set.
+  u.srs_bytes = holding ? holding->bases_bytes : parameters_bytes(srs.params);
+  u.srs_streams = holding && holding->streams;
   u.pce_bytes = srs.pce ? srs.pce->storage_bytes : 0;
   u.working_set_bytes = busy ? srs.partition_working_set : 0;
   return u;

@@ -19,9 +19,11 @@ namespace cuzk::engine {
 
 class EventHistory;
 
-// What a device holds while (busy) or after proving a partition of `srs`: its parameters, its
-// recorded constraints, and while busy the partition's working set as the engine estimates it.
-DeviceUse device_use(const std::string& lane, const LoadedSrs& srs, bool busy);
+// What a device holds while (busy) or after proving a partition of `srs`: its parameters (as much
+// of them as `holding`, its backend's last word, says), its recorded constraints, and while busy
+// the partition's working set as the engine estimates it.
+DeviceUse device_use(const std::string& lane, const LoadedSrs& srs, bool busy,
+                     const std::optional<groth16::DeviceHolding>& holding);
 
 // One span while it runs: phases are added as they end; it is recorded when it goes out of scope
 // (failed unless succeeded() was called).

@@ -102,7 +102,15 @@ void Engine::Impl::switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref) {
   // One SRS resident per device: switching circuits drops the previous device copy.
   w.backend->drop_caches();
   srs.dropped_from_device(w.name);
+  w.holding = w.backend->device_holding();
   w.last_circuit = srs_ref.circuit_id;
+}
+
+void Engine::Impl::note_device_holding(ProverWorker& w, const LoadedSrs& srs_ref) {
+  w.holding = w.backend->device_holding();
+  // HOT means the device holds the set: a device that streams part of it at each proof needs
+  // the host copy for every proof, so the set stays WARM there (and its meter shows the part).
+  if (!w.holding || !w.holding->streams) srs.mark_on_device(srs_ref.circuit_id, w.name);
 }
 
 void Engine::Impl::preempt_for(ProverWorker& w, const Job& job, const LoadedSrs& srs_ref,
@@ -157,15 +165,15 @@ void Engine::Impl::prove_alone(ProverWorker& w, ProverItem item,
   const LoadedSrs& srs_ref = **item.srs;
   switch_circuit(w, srs_ref);
   auto span = history.open(w.name, *job, static_cast<int>(item.index), "prove");
-  if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, true));
+  if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, true, w.holding));
   const auto t0 = Clock::now();
   Attempt attempt;
   const bool requeue = prove_with_retries(w, item, &attempt);
   const auto t1 = Clock::now();
   job->phases.end(PhaseClock::Activity::kProve, t1);
   const double prove_s = seconds_between(t0, t1);
-  if (w.gpu && attempt.ok() && !requeue) srs.mark_on_device(srs_ref.circuit_id, w.name);
-  if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false));
+  if (w.gpu && attempt.ok() && !requeue) note_device_holding(w, srs_ref);
+  if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false, w.holding));
   if (attempt.ok()) {
     span.prover_phases(attempt.started, attempt.timing);
     if (config.verify_proofs) span.phase("verify", attempt.verify_started, attempt.verify_ended);
@@ -259,7 +267,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
     w.current_kind = job->kind_label;
     lock.unlock();
     auto span = history.open(w.name, *job, static_cast<int>(m.item.index), "front");
-    if (w.gpu) history.set_device_use(device_use(w.name, s, true));
+    if (w.gpu) history.set_device_use(device_use(w.name, s, true, w.holding));
     m.attempt.started = Clock::now();
     PhaseClock::Scope proving(job->phases, PhaseClock::Activity::kProve);
     try {
@@ -275,7 +283,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
       m.attempt.error = e.what();
     }
     m.front_s = seconds_between(m.attempt.started, Clock::now());
-    if (w.gpu) history.set_device_use(device_use(w.name, s, false));
+    if (w.gpu) history.set_device_use(device_use(w.name, s, false, w.holding));
     lock.lock();
     if (m.attempt.ok()) {
       batch.push_back(std::move(m));
@@ -326,7 +334,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
       PhaseClock::Scope proving(job->phases, PhaseClock::Activity::kProve);
       auto span = history.open(w.name, *job, static_cast<int>(batch.front().item.index),
                                groth16::aux_section_name(section));
-      if (w.gpu) history.set_device_use(device_use(w.name, s, true));
+      if (w.gpu) history.set_device_use(device_use(w.name, s, true, w.holding));
       try {
         FaultInjector::Scope scope(faults.get());
         w.backend->aux_msm(s.params, section, inputs, sums, timings);
@@ -334,7 +342,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
       } catch (const std::exception& e) {
         error = e.what();
       }
-      if (w.gpu) history.set_device_use(device_use(w.name, s, false));
+      if (w.gpu) history.set_device_use(device_use(w.name, s, false, w.holding));
       lock.lock();
       if (!error.empty()) break;
     }
@@ -370,7 +378,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
       }
       const double prove_s = m.front_s + back_share;
       metrics.add("cuzk_prover_busy_seconds_total", {{"worker", w.name}}, prove_s);
-      if (w.gpu && ok) srs.mark_on_device(s.circuit_id, w.name);
+      if (w.gpu && ok) note_device_holding(w, s);
       lock.lock();
       if (!ok) {
         m.attempt.verify_failed = true;

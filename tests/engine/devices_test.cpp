@@ -3,7 +3,8 @@
 // jobs spread over both; a device that keeps failing is taken out of rotation and its partitions
 // are finished on the other, while the last device in rotation stays (the CPU fallback behind
 // it); a CRITICAL job takes the first device that frees up; the SRS is HOT only while a device
-// holds it. The oracle for every proof is the verifier under the fake circuit's own key.
+// holds it, and not on a device that streams part of it at each proof. The oracle for every proof
+// is the verifier under the fake circuit's own key.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -215,6 +216,47 @@ TEST(EngineDevices, AnSrsIsHotOnlyWhileADeviceHoldsIt) {
   EXPECT_EQ(tier("fake-2"), SrsTier::kHot);
   // gpu:0 dropped fake-1's device copy to load fake-2's: fake-1 is only on the host now.
   EXPECT_EQ(tier("fake-1"), SrsTier::kWarm);
+}
+
+// A capped card keeps part of the set and streams the rest from the host at each proof: the set
+// is not on the device, so it stays WARM (the host copy serves every proof), and the device's
+// meter shows the part the backend says it keeps. A device that keeps the whole set makes it HOT.
+TEST(EngineDevices, AStreamingDeviceLeavesTheSrsWarmAndItsMeterShowsThePartItKeeps) {
+  for (const bool streams : {true, false}) {
+    SCOPED_TRACE(streams ? "streams" : "keeps the set");
+    TempDir dir{"engine-holding"};
+    SynthesisLog synthesis;
+    DeviceLog devices;
+    std::atomic<bool> broken{false};
+    constexpr uint64_t kKept = 123456;
+    EngineConfig c;
+    c.threads = 1;
+    c.synthesis_workers = 1;
+    c.pce_dir = dir.path() / "pce";
+    c.fake_devices.names = {"gpu:0"};
+    c.fake_devices.make = [&](const std::string& name, ThreadPool& pool) {
+      auto d = std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &broken);
+      d->holding = groth16::DeviceHolding{kKept, streams};
+      return d;
+    };
+    Engine engine(std::move(c), std::vector<std::shared_ptr<const CircuitHandler>>{
+                                    std::make_shared<FakeHandler>(dir.path(), &synthesis)});
+    ProofRequest r;
+    r.kind = ProofKind::kWinningPost;
+    r.sector_size = 1;
+    const std::string payload = "2,0";
+    r.vanilla_proof.assign(payload.begin(), payload.end());
+    const auto result = engine.await(engine.submit(std::move(r)).job_id, 120s);
+    ASSERT_TRUE(result.has_value());
+    ASSERT_EQ(result->state, JobState::kCompleted) << result->error_message;
+    const std::vector<SrsInfo> srs = engine.status().srs;
+    ASSERT_EQ(srs.size(), 1u);
+    EXPECT_EQ(srs[0].tier, streams ? SrsTier::kWarm : SrsTier::kHot);
+    const EngineActivity a = engine.activity(60);
+    ASSERT_EQ(a.devices.size(), 1u);
+    EXPECT_EQ(a.devices[0].srs_bytes, kKept);
+    EXPECT_EQ(a.devices[0].srs_streams, streams);
+  }
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -92,6 +93,9 @@ class FakeDevice final : public groth16::ProverBackend {
         permits_(permits),
         warm_(warm) {}
   std::string name() const override { return "fake " + name_; }
+  // What it says its last proof left on the device (ProverBackend::device_holding).
+  std::optional<groth16::DeviceHolding> holding;
+  std::optional<groth16::DeviceHolding> device_holding() override { return holding; }
   bool warm_step(const groth16::Parameters&, const groth16::PartitionInput&) override {
     if (warm_ == nullptr || warm_->remaining.load() <= 0) return false;
     warm_->permits.acquire();
