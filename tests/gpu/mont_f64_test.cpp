@@ -10,6 +10,7 @@
 
 #include "ff/fp.hpp"
 #include "ff/fr.hpp"
+#include "field_edges.hpp"
 
 namespace cuzk::gpu {
 namespace {
@@ -119,26 +120,6 @@ std::vector<MontF64<F>> raw_edges() {
   return v;
 }
 
-template <class F>
-std::vector<F> host_edges() {
-  std::vector<F> v = {F::zero(),
-                      F::one(),
-                      F::from_u64(2),
-                      -F::one(),
-                      -F::from_u64(2),
-                      F::from_mont(F::kR),
-                      F::from_mont(F::kR2),
-                      F::from_mont(sub_u64(F::kModulus, 1)),
-                      F::from_mont(typename F::Int{{1}})};
-  for (unsigned bit : {31u, 32u, 63u, 64u, 127u, 128u, 191u, 192u}) {
-    typename F::Int x;
-    x.w[bit / 64] = uint64_t{1} << (bit % 64);
-    if (const auto f = F::from_canonical(x)) v.push_back(*f);
-    if (const auto f = F::from_canonical(sub_u64(x, 1))) v.push_back(*f);
-  }
-  return v;
-}
-
 // Limbs below 2^51 and the value below p (through the host's words).
 template <class F>
 bool canonical(const MontF64<F>& x) {
@@ -161,7 +142,7 @@ void expect_matches_host_and_mont32(uint64_t seed) {
   using D = MontF64<F>;
   std::mt19937_64 rng(seed);
   std::vector<D> ops = raw_edges<F>();
-  for (const F& f : host_edges<F>())
+  for (const F& f : testing::edge_values<F>())
     ops.push_back(D::from_host(f));
   const size_t edges = ops.size();
   std::vector<std::pair<D, D>> pairs;
