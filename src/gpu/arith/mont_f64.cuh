@@ -312,10 +312,7 @@ struct MontF64 {
       x[i] = f64_detail::to_f64(a.l[i]);
       y[i] = f64_detail::to_f64(b.l[i]);
     }
-    uint64_t col[2 * K];
-    CUZK_UNROLL
-    for (int s = 0; s < 2 * K; ++s)
-      col[s] = 0;
+    uint64_t col[2 * K] = {};
     CUZK_UNROLL
     for (int i = 0; i < K; ++i) {
       CUZK_UNROLL
@@ -384,10 +381,7 @@ struct MontF64 {
       x[i] = f64_detail::to_f64(a.l[i]);
       x2[i] = f64_detail::to_f64(2 * a.l[i]);
     }
-    uint64_t col[2 * K];
-    CUZK_UNROLL
-    for (int s = 0; s < 2 * K; ++s)
-      col[s] = 0;
+    uint64_t col[2 * K] = {};
     CUZK_UNROLL
     for (int i = 0; i < K; ++i) {
       f64_detail::mad(col[2 * i], col[2 * i + 1], x[i], x[i]);
