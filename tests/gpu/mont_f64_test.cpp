@@ -191,7 +191,7 @@ void expect_cross_form_products(uint64_t seed) {
     const D x = D::from_host(a);                  // a R'
     const Mont32<F> y = Mont32<F>::from_host(b);  // b R
     const D y_raw = D::from_words(y.l);           // b R, in 51-bit limbs
-    Mont32<F> x_raw;                              // a R, in 32-bit words
+    Mont32<F> x_raw;                              // a R', in 32-bit words
     x.to_words(x_raw.l);
     Mont32<F> prod32;
     D::mul(x, y_raw).to_words(prod32.l);
