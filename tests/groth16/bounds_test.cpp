@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,10 @@ fs::path fixture(const char* file) {
   return shared / "fixtures" / "circom-bls12381" / file;
 }
 
+// The fixture's bytes; a missing one is a failure that names it (the edits below index into it).
 std::vector<uint8_t> bytes_of(const char* file) {
   std::ifstream in(fixture(file), std::ios::binary);
+  if (!in) throw std::runtime_error("fixture missing or unreadable: " + fixture(file).string());
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
