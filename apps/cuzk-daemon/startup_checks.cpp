@@ -1,18 +1,10 @@
 #include "startup_checks.hpp"
 
-#include <cstdio>
 #include <filesystem>
 
+#include "server/config_values.hpp"
+
 namespace cuzk::daemon {
-namespace {
-
-std::string octal_mode(uint32_t mode) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "%04o", mode);
-  return buf;
-}
-
-}  // namespace
 
 bool is_loopback(const std::string& host_port) {
   const size_t colon = host_port.rfind(':');
@@ -36,7 +28,7 @@ void warn_about_config(const server::DaemonConfig& c, const EventLog& log) {
     log.warn(
         "socket_open_to_all",
         {{"path", c.listen.path},
-         {"mode", octal_mode(c.socket_mode)},
+         {"mode", server::format_mode(c.socket_mode)},
          {"note", "every user of this host may submit proofs: prefer 0660 with socket_group"}});
   }
   if (c.status_listen && !is_loopback(c.status_listen->host_port)) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
@@ -67,6 +68,12 @@ ListenAddress parse_listen_address(std::string_view text, bool allow_unix) {
   }
   a.host_port = hp;
   return a;
+}
+
+std::string format_mode(uint32_t mode) {
+  char buf[8];
+  std::snprintf(buf, sizeof buf, "%04o", mode);
+  return buf;
 }
 
 uint64_t parse_size(std::string_view text) {

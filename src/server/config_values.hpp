@@ -26,4 +26,7 @@ ListenAddress parse_listen_address(std::string_view text, bool allow_unix);
 // "256GiB", "512 MiB", "1.5GiB", "5GB" (decimal), "4096" (bytes). std::invalid_argument otherwise.
 uint64_t parse_size(std::string_view text);
 
+// A socket's permission bits as chmod and [daemon] socket_mode write them: 0660 -> "0660".
+std::string format_mode(uint32_t mode);
+
 }  // namespace cuzk::server

@@ -2,9 +2,6 @@
 
 #include <toml++/toml.h>
 #include <algorithm>
-#include <cctype>
-#include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>

@@ -1,22 +1,11 @@
 // The effective configuration written back as TOML (cuzk-daemon --print-config, and the
 // round trip that fuzz_daemon_config checks).
 #include <toml++/toml.h>
-#include <cstdio>
 #include <sstream>
 
 #include "server/daemon_config.hpp"
 
 namespace cuzk::server {
-namespace {
-
-std::string octal(uint32_t mode) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "%04o", mode);
-  return buf;
-}
-
-}  // namespace
-
 std::string to_toml(const DaemonConfig& c) {
   const engine::EngineConfig& e = c.engine;
   const auto i64 = [](uint64_t v) { return static_cast<int64_t>(v); };
@@ -31,7 +20,7 @@ std::string to_toml(const DaemonConfig& c) {
            {"shutdown", c.shutdown == ShutdownMode::kCancel ? "cancel" : "finish"},
            {"shutdown_timeout_s", i64(c.shutdown_timeout_s)},
            {"result_ttl_s", i64(e.finished_job_ttl_s)},
-           {"socket_mode", octal(c.socket_mode)},
+           {"socket_mode", format_mode(c.socket_mode)},
            {"socket_group", c.socket_group},
            {"tls_cert", c.tls_cert.string()},
            {"tls_key", c.tls_key.string()},
