@@ -1,5 +1,6 @@
 // The chunked MSM of a capped device (gpu/msm/msm_stream.hpp): streamed and resident chunks equal
-// the whole split MSM and the CPU's Pippenger, with and without a density, in G1 and G2; and the
+// the whole split MSM and the CPU's Pippenger, with and without a density, in G1 and G2, and so do
+// the accumulator's chunks (gpu/msm/msm.hpp MsmAccumulator) at the H MSM's width; and the
 // device memory cap (gpu/device/device_memory_cap.hpp), whose refusals need no device.
 #include <gtest/gtest.h>
 
@@ -174,6 +175,40 @@ TEST_F(StreamedMsm, G1DensityChunksTakeTheirBasesByRank) {
 TEST_F(StreamedMsm, G2ChunksWithAndWithoutDensity) {
   check_chunks<G2Curve>(700, false, 6);
   check_chunks<G2Curve>(1500, true, 7);
+}
+
+// The accumulator's buckets across chunks whose Pippenger part is empty (all 0/1: the first, so
+// the buckets are written by a later chunk, and one in the middle), at the width the 2^27 H MSM
+// uses (c = 20: 13 x 2^19 buckets, nearly all empty here) and at the planner's width, against
+// the CPU; and again after sum() (the accumulator starts over).
+TEST_F(StreamedMsm, AccumulatorKeepsItsBucketsAcrossChunksWithEmptyTails) {
+  std::mt19937_64 rng(8);
+  constexpr size_t kN = 3000;
+  std::vector<Fr> scalars = mixed_scalars(kN, rng);
+  for (size_t i = 0; i < 640; ++i)
+    scalars[i] = i % 3 == 0 ? Fr::zero() : Fr::one();
+  for (size_t i = 1280; i < 1920; ++i)
+    scalars[i] = Fr::one();
+  const auto bases = msm_test::random_bases<G1Curve>(kN, rng);
+  const G1Affine want = msm_pippenger<G1Curve>(bases, scalars, pool()).to_affine();
+  DeviceBuffer<G1Affine> d_b = to_device<G1Affine>(bases);
+  DeviceBuffer<Fr> d_s = to_device<Fr>(scalars);
+  MsmWorkspace ws;
+  Stream stream;
+  for (unsigned c : {20u, 0u}) {
+    MsmAccumulator<G1Curve> acc(kN, ws, stream.get(), c);
+    for (int round = 0; round < 2; ++round) {
+      for (size_t s0 = 0; s0 < kN; s0 += 640) {
+        const size_t len = std::min<size_t>(640, kN - s0);
+        acc.add(d_b.get() + s0, d_s.get() + s0, len, nullptr);
+      }
+      EXPECT_EQ(acc.sum().to_affine(), want) << "c " << c << " round " << round;
+    }
+    EXPECT_EQ(acc.stats().scalars, 2 * kN);
+    EXPECT_EQ(acc.stats().window_bits, c != 0 ? c : msm_window_bits(kN));
+  }
+  EXPECT_THROW(MsmAccumulator<G1Curve>(kN, ws, stream.get(), kMsmMaxWindowBits + 1),
+               std::invalid_argument);
 }
 
 }  // namespace

@@ -145,6 +145,55 @@ Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const Fr* d_scalars
   return batch_add<Curve>(d_bases, ws.ones_bits.get(), n, ws, stream);
 }
 
+template <class Curve>
+MsmAccumulator<Curve>::MsmAccumulator(size_t total, MsmWorkspace& ws, cudaStream_t stream,
+                                      unsigned window_bits)
+    : ws_(ws),
+      stream_(stream),
+      c_(window_bits != 0 ? window_bits : msm_window_bits(std::max<size_t>(total, 1))),
+      ones_(Jacobian<Curve>::identity()) {
+  check_scalar_count(total);
+  if (c_ < 2 || c_ > kMsmMaxWindowBits)
+    throw std::invalid_argument("gpu msm: window bits must be 2.." +
+                                std::to_string(kMsmMaxWindowBits));
+  stats_.window_bits = c_;
+  stats_.windows = msm_windows(c_);
+}
+
+template <class Curve>
+void MsmAccumulator<Curve>::add(const Affine<Curve>* d_bases, const Fr* d_scalars, size_t n,
+                                const uint64_t* d_density) {
+  if (n == 0) return;
+  check_scalar_count(n);
+  const msm_detail::SplitCounts counts =
+      msm_detail::classify(d_scalars, n, d_density, ws_, stream_);
+  if (counts.ones != 0) ones_ += batch_add<Curve>(d_bases, ws_.ones_bits.get(), n, ws_, stream_);
+  if (counts.tail != 0) {
+    const bool add = sets_ != 0;
+    const msm_detail::BucketShape shape =
+        msm_detail::accumulate_buckets<Curve>(d_bases, ws_.tail_scalars.get(), ws_.tail_index.get(),
+                                              counts.tail, c_, {}, add, ws_, stream_, &stats_);
+    sets_ = shape.sets;
+    buckets_per_set_ = shape.buckets_per_set;
+  }
+  stats_.scalars += n;
+  stats_.ones += counts.ones;
+  stats_.pippenger += counts.tail;
+}
+
+template <class Curve>
+Jacobian<Curve> MsmAccumulator<Curve>::sum() {
+  Jacobian<Curve> out = ones_;
+  if (sets_ != 0) {
+    out += combine_sums(
+        msm_detail::reduce_buckets<Curve>({sets_, buckets_per_set_}, ws_, stream_, &stats_), c_);
+  }
+  ones_ = Jacobian<Curve>::identity();
+  sets_ = 0;
+  buckets_per_set_ = 0;
+  return out;
+}
+
 #define CUZK_GPU_MSM_INSTANTIATE(C)                                                            \
   template Jacobian<C> msm_pippenger<C>(const Affine<C>*, const Fr*, const uint32_t*, size_t,  \
                                         MsmWorkspace&, cudaStream_t, unsigned, MsmStats*);     \
@@ -160,6 +209,8 @@ Jacobian<Curve> msm_split_ones(const Affine<Curve>* d_bases, const Fr* d_scalars
                                          MsmWorkspace&, cudaStream_t, MsmTail<C>&);
 CUZK_GPU_MSM_INSTANTIATE(G1Curve)
 CUZK_GPU_MSM_INSTANTIATE(G2Curve)
+template class MsmAccumulator<G1Curve>;
+template class MsmAccumulator<G2Curve>;
 #undef CUZK_GPU_MSM_INSTANTIATE
 
 }  // namespace cuzk::gpu

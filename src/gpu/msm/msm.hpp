@@ -134,4 +134,40 @@ Jacobian<Curve> msm_split(const Affine<Curve>* d_bases, const Fr* d_scalars, siz
                           const uint64_t* d_density, MsmWorkspace& ws, cudaStream_t stream,
                           MsmStats* stats = nullptr);
 
+// The split MSM over scalars that arrive in chunks, each chunk with the bases it uses at its own
+// device address (a chunked MSM whose bases stream through staging slots, msm_stream.hpp). A
+// chunk's 0/1 part is summed at once; its other scalars go into one set of buckets, of the window
+// width for the whole count, that stays in the workspace across the chunks and is reduced once by
+// sum(): at 2^27 scalars in chunks of 2^24, c = 20 (13 windows) instead of a chunk's c = 16 (16
+// windows and a reduction each). Equal to msm_split over the concatenation as a group element.
+// The workspace belongs to the accumulator until sum() (another MSM on it would overwrite the
+// buckets).
+template <class Curve>
+class MsmAccumulator {
+ public:
+  // total: the scalars of all chunks, which sets the window width (msm_window_bits(total), or
+  // window_bits if not 0: 2..kMsmMaxWindowBits).
+  MsmAccumulator(size_t total, MsmWorkspace& ws, cudaStream_t stream, unsigned window_bits = 0);
+
+  // Adds n scalars (device memory, Montgomery form): scalar i multiplies d_bases[i], or with a
+  // density (packed 64-bit words) is used iff bit i is set and multiplies d_bases[rank(i)].
+  // Synchronises the stream.
+  void add(const Affine<Curve>* d_bases, const Fr* d_scalars, size_t n, const uint64_t* d_density);
+
+  // The sum of every chunk added; the accumulator is empty again afterwards.
+  Jacobian<Curve> sum();
+
+  // Scalars, ones and Pippenger counts and phase times over the chunks added so far.
+  const MsmStats& stats() const { return stats_; }
+
+ private:
+  MsmWorkspace& ws_;
+  cudaStream_t stream_;
+  unsigned c_;
+  unsigned sets_ = 0;  // the buckets in ws_.buckets, once written
+  uint32_t buckets_per_set_ = 0;
+  Jacobian<Curve> ones_;
+  MsmStats stats_;
+};
+
 }  // namespace cuzk::gpu

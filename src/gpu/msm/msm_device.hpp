@@ -45,6 +45,27 @@ struct BucketPlan {
 BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_t n, unsigned c,
                              TableShape table, MsmWorkspace& ws, cudaStream_t s);
 
+// The buckets of steps 1-3 in ws.buckets: `sets` sets of buckets_per_set XYZZ points.
+struct BucketShape {
+  unsigned sets = 0;
+  uint32_t buckets_per_set = 0;
+  size_t buckets() const { return size_t{sets} * buckets_per_set; }
+};
+
+// Steps 1-3 of msm.hpp with window width c into ws.buckets: written, or with `add` added to the
+// buckets an earlier call of the same c and table left there (a chunked MSM reduces once). With
+// stats, the phase times (CUDA events) are added to its sort_ms and accumulate_ms.
+template <class Curve>
+BucketShape accumulate_buckets(const Affine<Curve>* d_bases, const Fr* d_scalars,
+                               const uint32_t* d_index, size_t n, unsigned c, TableShape table,
+                               bool add, MsmWorkspace& ws, cudaStream_t s, MsmStats* stats);
+
+// Step 4: the bucket sets' weighted sums, lowest first (one per window without a table); with
+// stats, its time added to reduce_ms. Synchronises s.
+template <class Curve>
+std::vector<Xyzz<Curve>> reduce_buckets(BucketShape shape, MsmWorkspace& ws, cudaStream_t s,
+                                        MsmStats* stats);
+
 // Steps 1-4 of msm.hpp with window width c: the bucket sets' weighted sums, lowest first (one
 // per window without a table). With stats, the phase times (CUDA events) are filled in.
 template <class Curve>

@@ -53,25 +53,26 @@ Xyzz<Curve> to_host(const Xyzz<typename DeviceCurveOf<Curve>::type>& p) {
 }
 
 template <class Curve>
-std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases_h,
-                                               const Fr* d_scalars_h, const uint32_t* d_index,
-                                               size_t n, unsigned c, TableShape table,
-                                               MsmWorkspace& ws, cudaStream_t s, MsmStats* stats) {
+BucketShape accumulate_buckets(const Affine<Curve>* d_bases_h, const Fr* d_scalars_h,
+                               const uint32_t* d_index, size_t n, unsigned c, TableShape table,
+                               bool add, MsmWorkspace& ws, cudaStream_t s, MsmStats* stats) {
   using CurveD = typename DeviceCurveOf<Curve>::type;
   using XyzzD = Xyzz<CurveD>;
   const auto* d_bases = reinterpret_cast<const Affine<CurveD>*>(d_bases_h);
-  Event e_start, e_sorted, e_accumulated, e_done;
+  Event e_start, e_sorted, e_accumulated;
   if (stats != nullptr) e_start.record(s);
 
   // 1-3. digits, counting sort into buckets, tasks (msm_digits.cu).
   const BucketPlan plan = sort_into_buckets(d_scalars_h, d_index, n, c, table, ws, s);
-  const unsigned windows = plan.sets;  // the reduction's windows: one per bucket set
-  const uint32_t B = plan.buckets_per_set;
-  const size_t m = size_t{windows} * B;
+  const BucketShape shape{plan.sets, plan.buckets_per_set};
+  const size_t m = shape.buckets();
   const uint32_t num_tasks = plan.num_tasks;
   if (stats != nullptr) e_sorted.record(s);
 
   XyzzD* d_partials = typed<XyzzD>(ws.partials, std::max<uint32_t>(num_tasks, 1));
+  // (the same m for every chunk of a chunked MSM: the buckets are not reallocated under it)
+  if (add && ws.buckets.size() < m * sizeof(XyzzD))
+    throw std::logic_error("gpu msm: buckets to add to that were never written");
   XyzzD* d_buckets = typed<XyzzD>(ws.buckets, m);
   if (num_tasks != 0) {
     accumulate_kernel<CurveD, kAccumulateMinBlocks<CurveD>>
@@ -91,11 +92,32 @@ std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases_h,
     }
   }
   bucket_sum_kernel<CurveD><<<grid_for(m, kPointThreads), kPointThreads, 0, s>>>(
-      d_partials, ws.task_offsets.get(), ws.task_counts.get(), m, tree ? 1u : kLoopTasks,
+      d_partials, ws.task_offsets.get(), ws.task_counts.get(), m, tree ? 1u : kLoopTasks, add,
       d_buckets);
   CUZK_CUDA_CHECK_LAUNCH();
-  if (stats != nullptr) e_accumulated.record(s);
+  if (stats != nullptr) {
+    e_accumulated.record(s);
+    e_accumulated.sync();
+    stats->max_tasks = std::max(stats->max_tasks, plan.max_tasks);
+    stats->radix_sorted = plan.radix_sorted;
+    stats->sort_ms += e_sorted.ms_since(e_start);
+    stats->accumulate_ms += e_accumulated.ms_since(e_sorted);
+  }
+  return shape;
+}
 
+template <class Curve>
+std::vector<Xyzz<Curve>> reduce_buckets(BucketShape shape, MsmWorkspace& ws, cudaStream_t s,
+                                        MsmStats* stats) {
+  using CurveD = typename DeviceCurveOf<Curve>::type;
+  using XyzzD = Xyzz<CurveD>;
+  const unsigned windows = shape.sets;  // the reduction's windows: one per bucket set
+  const uint32_t B = shape.buckets_per_set;
+  if (ws.buckets.size() < shape.buckets() * sizeof(XyzzD))
+    throw std::logic_error("gpu msm: reducing buckets that were never written");
+  const auto* d_buckets = reinterpret_cast<const XyzzD*>(ws.buckets.get());
+  Event e_start, e_done;
+  if (stats != nullptr) e_start.record(s);
   // 4. per-window weighted sums: segments, then a halving tree over each window's segments.
   // Segments short enough for ~2^15 threads in all (small MSMs), at most 128 buckets long.
   uint32_t len = kSegmentLen;
@@ -115,17 +137,21 @@ std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases_h,
                                     sizeof(XyzzD), windows, cudaMemcpyDeviceToHost, s));
   if (stats != nullptr) e_done.record(s);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
-  if (stats != nullptr) {
-    stats->max_tasks = plan.max_tasks;
-    stats->radix_sorted = plan.radix_sorted;
-    stats->sort_ms = e_sorted.ms_since(e_start);
-    stats->accumulate_ms = e_accumulated.ms_since(e_sorted);
-    stats->reduce_ms = e_done.ms_since(e_accumulated);
-  }
+  if (stats != nullptr) stats->reduce_ms += e_done.ms_since(e_start);
   std::vector<Xyzz<Curve>> out(windows);
   for (unsigned w = 0; w < windows; ++w)
     out[w] = to_host<Curve>(sums[w]);
   return out;
+}
+
+template <class Curve>
+std::vector<Xyzz<Curve>> pippenger_window_sums(const Affine<Curve>* d_bases, const Fr* d_scalars,
+                                               const uint32_t* d_index, size_t n, unsigned c,
+                                               TableShape table, MsmWorkspace& ws, cudaStream_t s,
+                                               MsmStats* stats) {
+  const BucketShape shape =
+      accumulate_buckets<Curve>(d_bases, d_scalars, d_index, n, c, table, false, ws, s, stats);
+  return reduce_buckets<Curve>(shape, ws, s, stats);
 }
 
 template <class Curve>

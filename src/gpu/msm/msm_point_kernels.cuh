@@ -74,17 +74,19 @@ __global__ void task_tree_kernel(Xyzz<CurveD>* __restrict__ partials,
   }
 }
 
-// Bucket g = the sum of its task partials (the first `limit` of them; 1 after the tree).
+// Bucket g = the sum of its task partials (the first `limit` of them; 1 after the tree), or with
+// `add` that sum added to bucket g (a chunked MSM's buckets kept across its chunks).
 template <class CurveD>
 __global__ void bucket_sum_kernel(const Xyzz<CurveD>* __restrict__ partials,
                                   const uint32_t* __restrict__ task_offsets,
                                   const uint32_t* __restrict__ task_counts, size_t m,
-                                  uint32_t limit, Xyzz<CurveD>* __restrict__ buckets) {
+                                  uint32_t limit, bool add, Xyzz<CurveD>* __restrict__ buckets) {
   for (size_t g = blockIdx.x * size_t{blockDim.x} + threadIdx.x; g < m;
        g += size_t{gridDim.x} * blockDim.x) {
-    Xyzz<CurveD> acc = Xyzz<CurveD>::identity();
     const uint32_t first = task_offsets[g];
     const uint32_t count = min(task_counts[g], limit);
+    if (add && count == 0) continue;
+    Xyzz<CurveD> acc = add ? buckets[g] : Xyzz<CurveD>::identity();
     for (uint32_t k = 0; k < count; ++k)
       acc = acc + partials[first + k];
     buckets[g] = acc;

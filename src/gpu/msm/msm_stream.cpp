@@ -137,23 +137,14 @@ void BaseStreamer::for_each_chunk(
 template <class Curve>
 Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk, MsmWorkspace& ws,
                                   cudaStream_t compute, MsmStats* stats) {
-  MsmStats total;
-  Jacobian<Curve> sum = Jacobian<Curve>::identity();
+  // One set of buckets for all chunks, at the window width of the whole count (MsmAccumulator).
+  MsmAccumulator<Curve> acc(in.n, ws, compute);
   for_each_chunk<Curve>(in, chunk, compute, [&](const Affine<Curve>* d_bases, const MsmChunk& c) {
-    MsmStats st;
     const uint64_t* d_density = in.d_density != nullptr ? in.d_density + c.s0 / 64 : nullptr;
-    sum += msm_split<Curve>(d_bases, in.d_scalars + c.s0, c.s1 - c.s0, d_density, ws, compute, &st);
-    total.scalars += st.scalars;
-    total.ones += st.ones;
-    total.pippenger += st.pippenger;
-    total.window_bits = st.window_bits;
-    total.windows = st.windows;
-    total.max_tasks = std::max(total.max_tasks, st.max_tasks);
-    total.sort_ms += st.sort_ms;
-    total.accumulate_ms += st.accumulate_ms;
-    total.reduce_ms += st.reduce_ms;
+    acc.add(d_bases, in.d_scalars + c.s0, c.s1 - c.s0, d_density);
   });
-  if (stats != nullptr) *stats = total;
+  const Jacobian<Curve> sum = acc.sum();
+  if (stats != nullptr) *stats = acc.stats();
   return sum;
 }
 

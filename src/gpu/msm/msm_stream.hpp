@@ -1,7 +1,8 @@
 // The chunked split MSM of a capped device (memory_plan.hpp): scalars in device memory, taken
 // chunk_scalars at a time (a multiple of 64, so that a density bitmap chunk starts on a word);
-// each chunk is the existing msm_split over the chunk's scalars and the bases they use, and the
-// chunks' sums are added. The bases are either resident (a device pointer: only the MSM scratch
+// each chunk's scalars go into an MsmAccumulator (msm.hpp) with the bases they use: one set of
+// buckets, of the whole count's window width, kept across the chunks and reduced once. The
+// bases are either resident (a device pointer: only the MSM scratch
 // is bounded) or streamed from host memory through two pinned host slots and two device slots:
 //   host copy of piece k+2 (pool threads)  |  copy of piece k+1 to the device (copy stream)  |
 //   piece k's work (compute stream, waiting on piece k's copy event).

@@ -49,8 +49,10 @@ Peaks evaluate(const ProverShape& s, const Choice& c) {
     } else {
       (h ? ring_h : ring_aux) = std::max(h ? ring_h : ring_aux, 2 * c.chunk * m.point_bytes);
     }
+    // The H MSM keeps the buckets of its whole count across its chunks (BaseStreamer::msm).
     uint64_t& ws = h ? ws_h : ws_aux;
-    ws = std::max(ws, msm_workspace_bytes(std::min(c.chunk, m.scalars), m.bucket_bytes));
+    ws = std::max(
+        ws, msm_workspace_bytes(std::min(c.chunk, m.scalars), m.bucket_bytes, h ? m.scalars : 0));
   }
   Peaks p;
   // (a small circuit's whole matrix is one block)
@@ -169,10 +171,10 @@ std::string MemoryPlan::summary() const {
   return out;
 }
 
-uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes) {
+uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes, uint64_t window_scalars) {
   if (scalars == 0) return 0;
   const uint64_t s = scalars;
-  const unsigned c = msm_window_bits(s);
+  const unsigned c = msm_window_bits(std::max(s, window_scalars));
   const uint64_t windows = ceil_div(256, c), buckets = uint64_t{1} << (c - 1);
   const uint64_t m = windows * buckets;
   uint64_t b = 2 * windows * s * 4;       // digits, entries

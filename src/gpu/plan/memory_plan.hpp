@@ -114,8 +114,10 @@ inline constexpr uint64_t kStreamChunkScalars = uint64_t{1} << 24;
 inline constexpr uint64_t kMinChunkScalars = uint64_t{1} << 16;
 
 // Device bytes of the MSM scratch (MsmWorkspace) after an MSM of `scalars` scalars whose points
-// sum in `bucket_bytes`-byte XYZZ buckets: an upper bound (every scalar in the tail).
-uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes);
+// sum in `bucket_bytes`-byte XYZZ buckets: an upper bound (every scalar in the tail). A chunk of a
+// chunked MSM (MsmAccumulator) has the buckets of the whole count: window_scalars (0: scalars)
+// sets the window width.
+uint64_t msm_workspace_bytes(uint64_t scalars, uint32_t bucket_bytes, uint64_t window_scalars = 0);
 // NTT twiddle and power tables of the H chain at domain size n.
 uint64_t ntt_table_bytes(uint64_t n);
 // One twiddle table (a single direction) and the power tables.
