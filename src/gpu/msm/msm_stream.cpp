@@ -57,7 +57,7 @@ void BaseStreamer::host_copy(void* dst, const void* src, size_t bytes) const {
 
 void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>& ranges,
                           const std::function<void(size_t, const uint8_t*)>& consume,
-                          cudaStream_t compute) {
+                          cudaStream_t compute, bool pinned_source) {
   if (count == 0) return;
   std::vector<size_t> sizes(count);
   for (size_t k = 0; k < count; ++k) {
@@ -73,6 +73,7 @@ void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>&
   // Host copy of piece k into pinned slot k % 2, once that slot's previous upload is done (piece
   // k - 2, or the last piece of an earlier call through this slot).
   const auto fill = [&](size_t k) {
+    if (pinned_source) return;  // copied from where it lies (upload)
     CUZK_CUDA_CHECK(cudaSetDevice(device_));
     if (k >= 2 || used_[k % 2]) copied_[k % 2]->sync();
     uint8_t* dst = h_slot_[k % 2].get();
@@ -88,8 +89,16 @@ void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>&
     if (k >= 2 || used_[k % 2]) {
       CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_[k % 2]->get(), 0));
     }
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[k % 2].get(), h_slot_[k % 2].get(), sizes[k],
-                                    cudaMemcpyHostToDevice, copy));
+    if (pinned_source) {
+      uint8_t* dst = d_slot_[k % 2].get();
+      for (const auto& r : ranges(k)) {
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, r.data(), r.size(), cudaMemcpyHostToDevice, copy));
+        dst += r.size();
+      }
+    } else {
+      CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[k % 2].get(), h_slot_[k % 2].get(), sizes[k],
+                                      cudaMemcpyHostToDevice, copy));
+    }
     copied_[k % 2]->record(copy);
     uploaded_ += sizes[k];
   };

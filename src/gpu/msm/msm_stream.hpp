@@ -80,9 +80,12 @@ class BaseStreamer {
   // Pieces of host memory through the slots: piece k is the concatenation of ranges(k) (at most
   // slot_bytes() in all); consume(k, its device copy) runs on the calling thread once the copy
   // is queued before `compute` (work it queues on `compute` is ordered before the slot's reuse).
+  // With `pinned_source` the ranges are page-locked (RegisteredHostBuffer, PinnedBuffer) and are
+  // copied to the device slot directly, with no staging copy through the pinned host slots.
   using HostRanges = std::vector<std::span<const uint8_t>>;
   void stream(size_t count, const std::function<HostRanges(size_t)>& ranges,
-              const std::function<void(size_t, const uint8_t*)>& consume, cudaStream_t compute);
+              const std::function<void(size_t, const uint8_t*)>& consume, cudaStream_t compute,
+              bool pinned_source = false);
 
   // Bytes copied to the device through the slots since construction.
   uint64_t uploaded_bytes() const { return uploaded_; }

@@ -87,6 +87,7 @@ void GpuBackend::clear_locked() {
     d.release();
   d_flag_.release();
   streamer_.release_device();
+  pinned_matrices_ = PinnedMatrices();
   d_coefficients_.release();
   d_inputs_.release();
   d_input_density_.release();

@@ -1,11 +1,13 @@
 // GpuBackend's front when the recorded matrices do not fit beside the H chain
 // (MemoryPlan::spmv_streams_matrices, a 16 GiB card at 32 GiB): the matrices reach the device by
-// row blocks through the staging slots, and the chain holds two vectors and one twiddle table:
+// row blocks through the device staging slots, straight from a page-locked host copy made once
+// per circuit (pinned_matrices), and the chain holds two vectors and one twiddle table:
 //   a = A w and b = B w whole; C w by blocks of rows, each checked against a b (the satisfaction
 //   check, as the resident path does on whole vectors); a and b to the coset; a *= b; c = C w
 //   again into b's vector, to the coset; a -= c; a from the coset: h.
 // The same field operations as quotient_in_place (a b - c as a b, then - c), so the same h.
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -52,7 +54,53 @@ std::vector<std::pair<size_t, size_t>> row_blocks(const pce::CsrMatrix& m, size_
   return blocks;
 }
 
+// Copies n elements of `from` into `to` (page-locked), on the pool when there is one.
+template <class T>
+std::span<const T> copy_into(std::span<const T> from, uint8_t*& to, ThreadPool* pool) {
+  T* dst = reinterpret_cast<T*>(to);
+  const auto copy = [&](size_t b, size_t e) {
+    std::memcpy(dst + b, from.data() + b, (e - b) * sizeof(T));
+  };
+  if (pool != nullptr) {
+    pool->parallel_for(from.size(), copy, size_t{1} << 20, 1);
+  } else {
+    copy(0, from.size());
+  }
+  to += from.size_bytes();
+  return {dst, from.size()};
+}
+
 }  // namespace
+
+const GpuBackend::PinnedMatrices& GpuBackend::pinned_matrices(const pce::RecordedCircuit& rc) {
+  const auto fingerprint_of = [](const pce::CsrMatrix& m) {
+    return sample_fingerprint(m.cols.data(), m.cols.size(), sizeof(uint32_t)) ^
+           sample_fingerprint(m.row_ptr.data(), m.row_ptr.size(), sizeof(uint32_t));
+  };
+  const uint64_t fp =
+      fingerprint_of(rc.a) ^ (fingerprint_of(rc.b) * 3) ^ (fingerprint_of(rc.c) * 5);
+  PinnedMatrices& p = pinned_matrices_;
+  if (p.source == &rc && p.fingerprint == fp) return p;
+  p = PinnedMatrices();
+  size_t bytes = 0;
+  for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c})
+    bytes += m->row_ptr.size_bytes() + m->cols.size_bytes() + m->coeffs.size_bytes();
+  p.bytes = RegisteredHostBuffer(bytes);
+  uint8_t* at = p.bytes.get();
+  const auto copy = [&](const pce::CsrMatrix& from) {
+    pce::CsrMatrix to;
+    to.row_ptr = copy_into(from.row_ptr, at, options_.pool);
+    to.cols = copy_into(from.cols, at, options_.pool);
+    to.coeffs = copy_into(from.coeffs, at, options_.pool);
+    return to;
+  };
+  p.a = copy(rc.a);
+  p.b = copy(rc.b);
+  p.c = copy(rc.c);
+  p.source = &rc;
+  p.fingerprint = fp;
+  return p;
+}
 
 void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr* d_out) {
   const cudaStream_t s = stream_->get();
@@ -81,11 +129,12 @@ void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr
         block.e0 = e0;
         spmv_rows(block, d_coefficients_.get(), d_w_.get(), d_out + (b0 - r0), s);
       },
-      s);
+      s, /*pinned_source=*/true);
 }
 
 void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   const pce::RecordedCircuit& rc = *in.circuit;
+  const PinnedMatrices& pinned = pinned_matrices(rc);
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows();
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
@@ -98,7 +147,7 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   h2d_ += w.inputs.size() * sizeof(Fr) + compact_aux_bytes(w) + rc.coefficients.size_bytes();
   // Slots of kMinMatrixSlotBytes (memory_plan.cpp), or of the largest matrix when it is smaller.
   size_t slot = 0;
-  for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c})
+  for (const pce::CsrMatrix* m : {&pinned.a, &pinned.b, &pinned.c})
     slot = std::max(slot, block_bytes(*m, 0, rows));
   slot = std::min<size_t>(slot, kMinMatrixSlotBytes);
   streamer_.reserve(slot);
@@ -106,15 +155,15 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   d_abc_[1].reserve(n);
   Fr* const d_a = d_abc_[0].get();
   Fr* const d_b = d_abc_[1].get();
-  spmv_streamed(rc.a, 0, rows, d_a);
-  spmv_streamed(rc.b, 0, rows, d_b);
+  spmv_streamed(pinned.a, 0, rows, d_a);
+  spmv_streamed(pinned.b, 0, rows, d_b);
   {
     // Every row's a b = c, C's rows a block at a time.
     const size_t len = std::min<size_t>(rows, kChainChunkElements);
     DeviceBuffer<Fr> c_block(std::max<size_t>(1, len));
     for (size_t r = 0; r < rows; r += len) {
       const size_t m = std::min(len, rows - r);
-      spmv_streamed(rc.c, r, r + m, c_block.get());
+      spmv_streamed(pinned.c, r, r + m, c_block.get());
       const size_t bad = first_unsatisfied_row(d_a + r, d_b + r, c_block.get(), m, d_flag_, s);
       if (bad != m) throw pce::unsatisfied_row_error(r + bad, rc);
     }
@@ -129,7 +178,7 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   // c again, into b's vector (b is in the product), then to its coset.
   ntt_->release_tables();
   streamer_.reserve(slot);
-  spmv_streamed(rc.c, 0, rows, d_b);
+  spmv_streamed(pinned.c, 0, rows, d_b);
   d_abc_[1].zero(s, rows, n - rows);
   streamer_.release_device();  // (cudaFree waits for the SpMV that read the slots and w)
   d_w_.release();
