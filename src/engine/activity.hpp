@@ -74,6 +74,7 @@ struct DeviceUse {
   uint64_t srs_bytes = 0, pce_bytes = 0, working_set_bytes = 0;
   uint64_t total_bytes = 0, free_bytes = 0;
   bool srs_streams = false;  // srs_bytes is a part: the rest streams from the host at each proof
+  uint64_t pinned_host_bytes = 0;  // host memory its backend keeps page-locked for the streaming
 };
 
 struct HostMemory {

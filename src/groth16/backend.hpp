@@ -120,10 +120,13 @@ Proof assemble_proof(const VerifyingKey& vk, const MsmSums& sums, const ProofRan
 
 // What the last proof left on a backend's device of its parameter set: the bytes of the bases
 // kept there, and whether proofs also stream sections from the host copy (a device too small for
-// the set, or capped by [gpus] memory_limit: then the set is not on the device, only a part).
+// the set, or capped by [gpus] memory_limit: then the set is not on the device, only a part);
+// and the host memory the backend keeps page-locked for that streaming (its staging slots and a
+// copy of the recorded matrices it streams).
 struct DeviceHolding {
   uint64_t bases_bytes = 0;
   bool streams = false;
+  uint64_t pinned_host_bytes = 0;
 };
 
 class ProverBackend {

@@ -102,6 +102,7 @@ std::string status_json(const engine::EngineStatus& st, const engine::EngineActi
                        {"circuit_id", d.circuit_id},
                        {"srs_bytes", d.srs_bytes},
                        {"srs_streams", d.srs_streams},
+                       {"pinned_host_bytes", d.pinned_host_bytes},
                        {"pce_bytes", d.pce_bytes},
                        {"working_set_bytes", d.working_set_bytes},
                        {"total_bytes", d.total_bytes},

@@ -228,7 +228,7 @@ TEST(EngineDevices, AStreamingDeviceLeavesTheSrsWarmAndItsMeterShowsThePartItKee
     SynthesisLog synthesis;
     DeviceLog devices;
     std::atomic<bool> broken{false};
-    constexpr uint64_t kKept = 123456;
+    constexpr uint64_t kKept = 123456, kPinned = 654321;
     EngineConfig c;
     c.threads = 1;
     c.synthesis_workers = 1;
@@ -236,7 +236,7 @@ TEST(EngineDevices, AStreamingDeviceLeavesTheSrsWarmAndItsMeterShowsThePartItKee
     c.fake_devices.names = {"gpu:0"};
     c.fake_devices.make = [&](const std::string& name, ThreadPool& pool) {
       auto d = std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &broken);
-      d->holding = groth16::DeviceHolding{kKept, streams};
+      d->holding = groth16::DeviceHolding{kKept, streams, streams ? kPinned : 0};
       return d;
     };
     Engine engine(std::move(c), std::vector<std::shared_ptr<const CircuitHandler>>{
@@ -256,6 +256,7 @@ TEST(EngineDevices, AStreamingDeviceLeavesTheSrsWarmAndItsMeterShowsThePartItKee
     ASSERT_EQ(a.devices.size(), 1u);
     EXPECT_EQ(a.devices[0].srs_bytes, kKept);
     EXPECT_EQ(a.devices[0].srs_streams, streams);
+    EXPECT_EQ(a.devices[0].pinned_host_bytes, streams ? kPinned : 0);
   }
 }
 

@@ -61,6 +61,8 @@ class BaseStreamer {
   void release_device();
   void release();
   size_t slot_bytes() const { return slot_bytes_; }
+  // Host bytes of the pinned slots (kept across release_device()).
+  size_t pinned_bytes() const { return h_slot_[0].size() + h_slot_[1].size(); }
 
   // sum_i scalars[i] * bases[rank(i) or i] in chunks of `chunk` scalars (a multiple of 64).
   // std::invalid_argument for a chunk that is not, or slots too small for a streamed chunk.

@@ -104,7 +104,8 @@ std::optional<groth16::DeviceHolding> GpuBackend::device_holding() {
   std::lock_guard lock(mu_);
   // The caches hold what the last plan keeps resident (all of it, or its resident sections).
   return groth16::DeviceHolding{g1_bases_.bytes() + g2_bases_.bytes(),
-                                !last_plan_.all_resident && last_plan_.streams()};
+                                !last_plan_.all_resident && last_plan_.streams(),
+                                streamer_.pinned_bytes() + pinned_matrices_.bytes.size()};
 }
 
 MemoryPlan GpuBackend::plan_for(const groth16::Parameters& params,
