@@ -148,6 +148,7 @@ class RegisteredHostBuffer {
     if (e != cudaSuccess) {
       std::free(p_);
       p_ = nullptr;
+      cudaGetLastError();  // not sticky: a later launch check must not see it
       CUZK_CUDA_CHECK(e);
     }
     size_ = n;

@@ -85,7 +85,16 @@ const GpuBackend::PinnedMatrices& GpuBackend::pinned_matrices(const pce::Recorde
   size_t bytes = 0;
   for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c})
     bytes += m->row_ptr.size_bytes() + m->cols.size_bytes() + m->coeffs.size_bytes();
-  p.bytes = RegisteredHostBuffer(bytes);
+  p.source = &rc;
+  p.fingerprint = fp;
+  try {
+    p.bytes = RegisteredHostBuffer(bytes);
+  } catch (const std::exception&) {  // std::bad_alloc, or CudaError from the registration
+    p.a = rc.a;
+    p.b = rc.b;
+    p.c = rc.c;
+    return p;
+  }
   uint8_t* at = p.bytes.get();
   const auto copy = [&](const pce::CsrMatrix& from) {
     pce::CsrMatrix to;
@@ -97,12 +106,11 @@ const GpuBackend::PinnedMatrices& GpuBackend::pinned_matrices(const pce::Recorde
   p.a = copy(rc.a);
   p.b = copy(rc.b);
   p.c = copy(rc.c);
-  p.source = &rc;
-  p.fingerprint = fp;
   return p;
 }
 
-void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr* d_out) {
+void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr* d_out,
+                               bool pinned) {
   const cudaStream_t s = stream_->get();
   const auto blocks = row_blocks(m, r0, r1, streamer_.slot_bytes());
   const auto as_bytes = [](const auto* p, size_t count) {
@@ -129,12 +137,13 @@ void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr
         block.e0 = e0;
         spmv_rows(block, d_coefficients_.get(), d_w_.get(), d_out + (b0 - r0), s);
       },
-      s, /*pinned_source=*/true);
+      s, pinned);
 }
 
 void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   const pce::RecordedCircuit& rc = *in.circuit;
   const PinnedMatrices& pinned = pinned_matrices(rc);
+  const bool locked = pinned.bytes.size() != 0;
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows();
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
@@ -155,15 +164,15 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   d_abc_[1].reserve(n);
   Fr* const d_a = d_abc_[0].get();
   Fr* const d_b = d_abc_[1].get();
-  spmv_streamed(pinned.a, 0, rows, d_a);
-  spmv_streamed(pinned.b, 0, rows, d_b);
+  spmv_streamed(pinned.a, 0, rows, d_a, locked);
+  spmv_streamed(pinned.b, 0, rows, d_b, locked);
   {
     // Every row's a b = c, C's rows a block at a time.
     const size_t len = std::min<size_t>(rows, kChainChunkElements);
     DeviceBuffer<Fr> c_block(std::max<size_t>(1, len));
     for (size_t r = 0; r < rows; r += len) {
       const size_t m = std::min(len, rows - r);
-      spmv_streamed(pinned.c, r, r + m, c_block.get());
+      spmv_streamed(pinned.c, r, r + m, c_block.get(), locked);
       const size_t bad = first_unsatisfied_row(d_a + r, d_b + r, c_block.get(), m, d_flag_, s);
       if (bad != m) throw pce::unsatisfied_row_error(r + bad, rc);
     }
@@ -178,7 +187,7 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   // c again, into b's vector (b is in the product), then to its coset.
   ntt_->release_tables();
   streamer_.reserve(slot);
-  spmv_streamed(pinned.c, 0, rows, d_b);
+  spmv_streamed(pinned.c, 0, rows, d_b, locked);
   d_abc_[1].zero(s, rows, n - rows);
   streamer_.release_device();  // (cudaFree waits for the SpMV that read the slots and w)
   d_w_.release();
