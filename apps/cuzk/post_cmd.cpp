@@ -343,7 +343,7 @@ int run_satisfy(const PostOptions& o) {
     const post::SectorCircuit slot = post::SectorCircuit::from_slot(part.slots[i], l.pp);
     TestConstraintSystem cs;
     {
-      const Namespace outer(cs, gadgets::Name{"outer namespace"});
+      const Ns outer(cs, gadgets::Name{"outer namespace"});
       slot.synthesize(gadgets::Ns(cs, gadgets::NameN{"sector_", i}));
     }
     res.constraints = cs.num_constraints();

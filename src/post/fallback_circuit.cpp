@@ -101,7 +101,7 @@ FallbackPoStCircuit FallbackPoStCircuit::from_partition(const filecoin::PoStPart
 }
 
 void FallbackPoStCircuit::synthesize(ConstraintSystem& cs) const {
-  const Namespace outer(cs, Name{"outer namespace"});
+  const Ns outer(cs, Name{"outer namespace"});
   // Each slot allocates and constrains only its own variables.
   cs.pieces(sectors.size(), [&](size_t i, ConstraintSystem& pcs) {
     sectors[i].synthesize(Ns(pcs, NameN{"sector_", i}));
