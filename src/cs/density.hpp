@@ -1,14 +1,12 @@
 // DensityTracker: one bit per variable, set when the variable appears in some constraint's
-// A (or B) combination (mark_density). The MSMs of the prover skip variables whose bit is clear,
-// and the parameter files store query points only for set bits.
+// A (or B) combination (mark_density in density_rule.hpp). The MSMs of the prover skip variables
+// whose bit is clear, and the parameter files store query points only for set bits.
 #pragma once
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
-
-#include "cs/linear_combination.hpp"
 
 namespace cuzk {
 
@@ -47,19 +45,5 @@ class DensityTracker {
   std::vector<uint64_t> words_;
   size_t size_ = 0;
 };
-
-// Sets the bit of every variable in `lc`'s terms: inputs in `inputs` (skipped when null), aux in
-// `aux`; a term counts even when its coefficients cancel, as in bellpepper. The prover's rule
-// (ProvingAssignment, MetricCS): A marks aux only (inputs are all dense, the prover adding
-// input * 0 = 0), B marks both.
-inline void mark_density(const LinearCombination& lc, DensityTracker* inputs, DensityTracker& aux) {
-  for (const Term& t : lc.terms()) {
-    if (!t.var.is_input()) {
-      aux.set(t.var.index);
-    } else if (inputs != nullptr) {
-      inputs->set(t.var.index);
-    }
-  }
-}
 
 }  // namespace cuzk
