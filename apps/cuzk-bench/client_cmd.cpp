@@ -105,13 +105,23 @@ int report_outcome(const ClientOptions& o, const ProofOutcome& r) {
   return o.out.empty() ? kExitOk : write_proof(o.out, proof);
 }
 
-int run_single(const ClientOptions& o) {
+// The request of `single` and `submit`: from the files and flags, under --request-id or a fresh
+// one.
+v1::SubmitProofRequest request_of(const ClientOptions& o) {
   v1::SubmitProofRequest request = build_request(o.request);
   request.set_request_id(o.request_id.empty() ? request_id_prefix() : o.request_id);
+  return request;
+}
+
+void print_request(const v1::SubmitProofRequest& request) {
+  std::printf("request %s: %s\n", request.request_id().c_str(), describe_request(request).c_str());
+}
+
+int run_single(const ClientOptions& o) {
+  v1::SubmitProofRequest request = request_of(o);
   DaemonClient client(o.connection);
   if (o.verbose) {
-    std::printf("request %s: %s\n", request.request_id().c_str(),
-                describe_request(request).c_str());
+    print_request(request);
     std::printf("sending to %s (%s)\n", o.connection.addr.c_str(),
                 o.submit_await ? "SubmitProof + AwaitProof" : "Prove");
     std::fflush(stdout);
@@ -136,18 +146,39 @@ int rpc_failed(const DaemonClient& client, std::string_view rpc, const grpc::Sta
   return exit_code_of(s);
 }
 
-int run_submit(const ClientOptions& o) {
-  v1::SubmitProofRequest request = build_request(o.request);
-  request.set_request_id(o.request_id.empty() ? request_id_prefix() : o.request_id);
-  DaemonClient client(o.connection);
-  if (o.verbose) {
-    std::printf("request %s: %s\n", request.request_id().c_str(),
-                describe_request(request).c_str());
-  }
-  v1::SubmitProofResponse resp;
+using Stub = v1::ProvingEngine::Stub;
+template <class Request, class Response>
+using UnaryRpc = grpc::Status (Stub::*)(grpc::ClientContext*, const Request&, Response*);
+
+// A call that failed, its error printed: run_client returns its exit code.
+struct CallFailed {
+  int exit_code;
+};
+
+// One unary call under --timeout-s: its answer; throws CallFailed when it fails.
+template <class Request, class Response>
+Response call(DaemonClient& client, std::string_view name, UnaryRpc<Request, Response> rpc,
+              const Request& request) {
+  Response response;
   const auto ctx = client.context(client.timeout_s());
-  const grpc::Status rpc = client.stub().SubmitProof(ctx.get(), request, &resp);
-  if (!rpc.ok()) return rpc_failed(client, "SubmitProof", rpc);
+  const grpc::Status status = (client.stub().*rpc)(ctx.get(), request, &response);
+  if (!status.ok()) throw CallFailed{rpc_failed(client, name, status)};
+  return response;
+}
+
+// The same on a connection of its own.
+template <class Request, class Response>
+Response call(const ConnectionOptions& connection, std::string_view name,
+              UnaryRpc<Request, Response> rpc, const Request& request) {
+  DaemonClient client(connection);
+  return call(client, name, rpc, request);
+}
+
+int run_submit(const ClientOptions& o) {
+  const v1::SubmitProofRequest request = request_of(o);
+  DaemonClient client(o.connection);
+  if (o.verbose) print_request(request);
+  const v1::SubmitProofResponse resp = call(client, "SubmitProof", &Stub::SubmitProof, request);
   std::printf("job %s submitted (request %s, queue position %u, gpu %s)\n", resp.job_id().c_str(),
               request.request_id().c_str(), resp.queue_position(),
               resp.assigned_gpu().empty() ? "-" : resp.assigned_gpu().c_str());
@@ -249,12 +280,11 @@ void print_status(const std::string& addr, const v1::GetStatusResponse& s) {
   }
 }
 
+// status, preload, evict, metrics and cancel: one unary call each (call) and the lines of its
+// answer. They read alike, but each request, RPC and answer is its own proto type.
 int run_status(const ClientOptions& o) {
-  DaemonClient client(o.connection);
-  v1::GetStatusResponse s;
-  const auto ctx = client.context(client.timeout_s());
-  const grpc::Status rpc = client.stub().GetStatus(ctx.get(), v1::GetStatusRequest(), &s);
-  if (!rpc.ok()) return rpc_failed(client, "GetStatus", rpc);
+  const v1::GetStatusResponse s =
+      call(o.connection, "GetStatus", &Stub::GetStatus, v1::GetStatusRequest());
   if (o.json) {
     std::printf("%s\n", status_json(s).dump(2).c_str());
   } else {
@@ -264,13 +294,9 @@ int run_status(const ClientOptions& o) {
 }
 
 int run_preload(const ClientOptions& o) {
-  DaemonClient client(o.connection);
   v1::PreloadSrsRequest req;
   req.set_circuit_id(o.circuit);
-  v1::PreloadSrsResponse resp;
-  const auto ctx = client.context(client.timeout_s());
-  const grpc::Status rpc = client.stub().PreloadSRS(ctx.get(), req, &resp);
-  if (!rpc.ok()) return rpc_failed(client, "PreloadSRS", rpc);
+  const v1::PreloadSrsResponse resp = call(o.connection, "PreloadSRS", &Stub::PreloadSRS, req);
   std::printf("%s: already_loaded %s, load_time_ms %llu\n", o.circuit.c_str(),
               resp.already_loaded() ? "true" : "false",
               static_cast<unsigned long long>(resp.load_time_ms()));
@@ -278,13 +304,9 @@ int run_preload(const ClientOptions& o) {
 }
 
 int run_evict(const ClientOptions& o) {
-  DaemonClient client(o.connection);
   v1::EvictSrsRequest req;
   req.set_circuit_id(o.circuit);
-  v1::EvictSrsResponse resp;
-  const auto ctx = client.context(client.timeout_s());
-  const grpc::Status rpc = client.stub().EvictSRS(ctx.get(), req, &resp);
-  if (!rpc.ok()) return rpc_failed(client, "EvictSRS", rpc);
+  const v1::EvictSrsResponse resp = call(o.connection, "EvictSRS", &Stub::EvictSRS, req);
   std::printf("%s: was_loaded %s, freed %s (%llu bytes)\n", o.circuit.c_str(),
               resp.was_loaded() ? "true" : "false", format_bytes(resp.freed_bytes()).c_str(),
               static_cast<unsigned long long>(resp.freed_bytes()));
@@ -292,11 +314,8 @@ int run_evict(const ClientOptions& o) {
 }
 
 int run_metrics(const ClientOptions& o) {
-  DaemonClient client(o.connection);
-  v1::GetMetricsResponse resp;
-  const auto ctx = client.context(client.timeout_s());
-  const grpc::Status rpc = client.stub().GetMetrics(ctx.get(), v1::GetMetricsRequest(), &resp);
-  if (!rpc.ok()) return rpc_failed(client, "GetMetrics", rpc);
+  const v1::GetMetricsResponse resp =
+      call(o.connection, "GetMetrics", &Stub::GetMetrics, v1::GetMetricsRequest());
   const std::string& text = resp.prometheus_text();
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!text.empty() && text.back() != '\n') std::fputc('\n', stdout);
@@ -304,13 +323,9 @@ int run_metrics(const ClientOptions& o) {
 }
 
 int run_cancel(const ClientOptions& o) {
-  DaemonClient client(o.connection);
   v1::CancelProofRequest req;
   req.set_job_id(o.job_id);
-  v1::CancelProofResponse resp;
-  const auto ctx = client.context(client.timeout_s());
-  const grpc::Status rpc = client.stub().CancelProof(ctx.get(), req, &resp);
-  if (!rpc.ok()) return rpc_failed(client, "CancelProof", rpc);
+  const v1::CancelProofResponse resp = call(o.connection, "CancelProof", &Stub::CancelProof, req);
   std::printf("job %s: cancel sent, was_running %s\n", o.job_id.c_str(),
               resp.was_running() ? "true" : "false");
   return kExitOk;
@@ -402,6 +417,8 @@ void add_client_commands(CLI::App& app, ClientOptions& o) {
   select(await, Command::kAwait);
 }
 
+// A switch like the `cuzk` command files' (-Wswitch names a Command without a case); here a
+// failed call ends with its own exit code (CallFailed) and bad input with 2.
 int run_client(const ClientOptions& o) {
   try {
     switch (o.command) {
@@ -431,6 +448,8 @@ int run_client(const ClientOptions& o) {
   } catch (const BadInput& e) {
     std::fprintf(stderr, "cuzk-bench: %s\n", e.what());
     return kExitBadInput;
+  } catch (const CallFailed& e) {
+    return e.exit_code;
   }
   return kExitBadInput;
 }

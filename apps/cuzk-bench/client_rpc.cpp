@@ -200,6 +200,8 @@ std::unique_ptr<grpc::ClientContext> DaemonClient::context(double timeout_s) con
   return ctx;
 }
 
+// gRPC's C++ API names no status code, so a switch spells them (as the daemon's event log spells
+// its levels: the two switches look alike but map different enums).
 std::string_view status_code_name(grpc::StatusCode code) {
   switch (code) {
     case grpc::StatusCode::OK:

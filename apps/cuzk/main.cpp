@@ -78,6 +78,9 @@ int main(int argc, char** argv) {
                  "Vector directory (default: $CUZK_VECTORS_DIR or ../shared/vectors/bls12_381)");
   sc->add_flag("--no-bench", no_bench, "Skip the timing table");
 
+  // One options struct per command family, each its own type, each filled by the parse: the
+  // pairs of lines below repeat in shape only. The family that ran is the one whose action is
+  // not kNone (groth16 last: run_groth16 answers a parse that chose none).
   cuzk::app::Groth16Options groth16;
   cuzk::app::add_groth16_commands(app, groth16);
 

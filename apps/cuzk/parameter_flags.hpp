@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
 #include <string_view>
 
 #include "filecoin/parameter_cache.hpp"
@@ -30,6 +31,15 @@ inline filecoin::ParameterChecks shown_as_it_loads(filecoin::ParameterChecks che
     shown(phase, done, total);
   };
   return checks;
+}
+
+// What `porep verify` and `update verify` end with: the parameter directory, whether an INSECURE
+// verifying key is accepted, and the proof bytes' file.
+inline void add_verify_file_options(CLI::App* verify, std::string& params_dir, bool& allow_insecure,
+                                    std::string& proof_path) {
+  verify->add_option("--params", params_dir, kParamsDirHelp);
+  add_allow_insecure_flag(verify, allow_insecure, true);
+  verify->add_option("--proof", proof_path, "proof bytes")->required()->check(CLI::ExistingFile);
 }
 
 inline void add_trusted_params_flag(CLI::App* c, bool& trusted) {

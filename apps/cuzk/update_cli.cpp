@@ -1,4 +1,6 @@
-// The command line of `cuzk update`: its subcommands and options (run in update_cmd.cpp).
+// The command line of `cuzk update`: its subcommands and options (run in update_cmd.cpp). Each
+// subcommand lists its options in --help order; the lists look alike line by line (here and in
+// filecoin_cmd.cpp) but bind different fields with different help.
 #include <CLI/CLI.hpp>
 
 #include "parameter_flags.hpp"
@@ -86,6 +88,9 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   vv->add_option("--threads", o.threads, "worker threads (0 = all cores)");
   vv->callback([&] { o.action = A::kVerifyVanilla; });
 
+  // The proving options of porep c2 (porep_cmd.cpp) and post prove (post_cli.cpp), in the same
+  // wording (parameter_flags.hpp), but each list puts its own among them (--force here,
+  // --verify-digests in c2) in the order --help shows, so they are not one call.
   CLI::App* prove = g->add_subcommand(
       "prove", "Prove every partition of an update vanilla file (ProveReplicaUpdate2)");
   prove->add_option("--vanilla", o.vanilla, "update vanilla file")
@@ -108,9 +113,7 @@ void add_update_commands(CLI::App& app, UpdateOptions& o) {
   verify->add_option("--comm-r-old", o.comm_r_old, "64 hex digits (stored bytes)");
   verify->add_option("--comm-r-new", o.comm_r_new, "64 hex digits (stored bytes)");
   verify->add_option("--comm-d-new", o.comm_d_new, "64 hex digits (stored bytes)");
-  verify->add_option("--params", o.params_dir, kParamsDirHelp);
-  add_allow_insecure_flag(verify, o.allow_insecure, true);
-  verify->add_option("--proof", o.proof_path, "proof bytes")->required()->check(CLI::ExistingFile);
+  add_verify_file_options(verify, o.params_dir, o.allow_insecure, o.proof_path);
   verify->callback([&] { o.action = A::kVerify; });
 }
 

@@ -31,15 +31,10 @@ void sum(ConstraintSystem& cs, NameFn annotation, const AllocatedNum& a, const A
       one_lc, [&](LinearCombination& lc) { lc += sum.variable(); });
 }
 
+// (d + b) * 1 = a is the sum constraint of d and b into a: the same rows, term for term.
 void difference(ConstraintSystem& cs, NameFn annotation, const AllocatedNum& a,
                 const AllocatedNum& b, const AllocatedNum& difference) {
-  cs.enforce(
-      annotation,
-      [&](LinearCombination& lc) {
-        lc += difference.variable();
-        lc += b.variable();
-      },
-      one_lc, [&](LinearCombination& lc) { lc += a.variable(); });
+  sum(cs, annotation, difference, b, a);
 }
 
 AllocatedNum add(ConstraintSystem& cs, const AllocatedNum& a, const AllocatedNum& b) {

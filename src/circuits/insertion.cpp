@@ -45,6 +45,8 @@ const AllocatedBit& plain_bit(const Boolean& b) {
   return b.bit();
 }
 
+// Its picks read like insert_4's: one line per pick in insertion.rs's order, named as the
+// constraint paths the parameters were made with.
 // insertion.rs `insert_8`: "b0 nor b1" and "b0 and b1" first, then the picks slot by slot.
 std::vector<AllocatedNum> insert_8(ConstraintSystem& cs, const AllocatedNum& a,
                                    std::span<const Boolean> bits, std::span<const AllocatedNum> e) {

@@ -8,8 +8,6 @@
 
 namespace cuzk::circuits {
 
-using gadgets::AllocatedBit;
-
 UInt64 UInt64::constant(uint64_t value) {
   std::vector<Boolean> bits;
   bits.reserve(64);
@@ -19,14 +17,7 @@ UInt64 UInt64::constant(uint64_t value) {
 }
 
 UInt64 UInt64::alloc(ConstraintSystem& cs, std::optional<uint64_t> value) {
-  std::vector<Boolean> bits;
-  bits.reserve(64);
-  for (size_t i = 0; i < 64; ++i) {
-    std::optional<bool> b;
-    if (value) b = ((*value >> i) & 1) != 0;
-    bits.emplace_back(AllocatedBit::alloc(Ns(cs, NameN{"allocated bit ", i}), b));
-  }
-  return {std::move(bits), value};
+  return {gadgets::u64_into_boolean_vec_le(cs, value, "allocated bit "), value};
 }
 
 void UInt64::pack_into_input(ConstraintSystem& cs) const {

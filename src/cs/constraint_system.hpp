@@ -102,17 +102,26 @@ class ConstraintSystem {
   }
 };
 
-// RAII namespace: pushes on construction, pops on destruction.
-class Namespace {
+// RAII namespace: pushes on construction, pops on destruction, and converts to `CS&` so that a
+// temporary one passes where a system is expected (gadgets/scope.hpp: bellpepper's
+// `cs.namespace(|| name)` idiom).
+template <class CS>
+class Ns {
  public:
-  Namespace(ConstraintSystem& cs, NameFn name) : cs_(cs) { cs_.push_namespace(name); }
-  ~Namespace() { cs_.pop_namespace(); }
-  Namespace(const Namespace&) = delete;
-  Namespace& operator=(const Namespace&) = delete;
+  Ns(CS& cs, NameFn name) : cs_(cs) { cs_.push_namespace(name); }
+  ~Ns() { cs_.pop_namespace(); }
+  Ns(const Ns&) = delete;
+  Ns& operator=(const Ns&) = delete;
+
+  operator CS&() const { return cs_; }  // NOLINT: implicit so a scope passes as the system
+  CS& cs() const { return cs_; }
 
  private:
-  ConstraintSystem& cs_;
+  CS& cs_;
 };
+
+template <class CS, class F>
+Ns(CS&, F&&) -> Ns<CS>;
 
 // A circuit: synthesizes the same variables and constraints, in the same order, every time.
 class Circuit {

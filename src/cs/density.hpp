@@ -1,6 +1,6 @@
 // DensityTracker: one bit per variable, set when the variable appears in some constraint's
-// A (or B) combination. The MSMs of the prover skip variables whose bit is clear, and the
-// parameter files store query points only for set bits.
+// A (or B) combination (mark_density in density_rule.hpp). The MSMs of the prover skip variables
+// whose bit is clear, and the parameter files store query points only for set bits.
 #pragma once
 
 #include <bit>

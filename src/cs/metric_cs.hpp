@@ -7,6 +7,7 @@
 
 #include "cs/constraint_system.hpp"
 #include "cs/density.hpp"
+#include "cs/density_rule.hpp"
 
 namespace cuzk {
 
@@ -32,18 +33,10 @@ class MetricCS final : public ConstraintSystem {
     if (!track_density_) return;
     scratch_.clear();
     a(scratch_);
-    for (const Term& t : scratch_.terms()) {
-      if (!t.var.is_input()) a_aux_density_.set(t.var.index);
-    }
+    mark_density(scratch_, nullptr, a_aux_density_);
     scratch_.clear();
     b(scratch_);
-    for (const Term& t : scratch_.terms()) {
-      if (t.var.is_input()) {
-        b_input_density_.set(t.var.index);
-      } else {
-        b_aux_density_.set(t.var.index);
-      }
-    }
+    mark_density(scratch_, &b_input_density_, b_aux_density_);
   }
 
   // Without density tracking no callback of enforce is called.

@@ -23,20 +23,12 @@ void ProvingAssignment::enforce(NameFn name, LcFn a_fn, LcFn b_fn, LcFn c_fn) {
   // A: aux density only (inputs are all dense through the input constraints).
   scratch_.clear();
   a_fn(scratch_);
-  for (const Term& t : scratch_.terms()) {
-    if (!t.var.is_input()) a_aux_density.set(t.var.index);
-  }
+  mark_density(scratch_, nullptr, a_aux_density);
   a.push_back(scratch_.eval(input_assignment, aux_assignment));
 
   scratch_.clear();
   b_fn(scratch_);
-  for (const Term& t : scratch_.terms()) {
-    if (t.var.is_input()) {
-      b_input_density.set(t.var.index);
-    } else {
-      b_aux_density.set(t.var.index);
-    }
-  }
+  mark_density(scratch_, &b_input_density, b_aux_density);
   b.push_back(scratch_.eval(input_assignment, aux_assignment));
 
   scratch_.clear();

@@ -9,6 +9,7 @@
 
 #include "cs/constraint_system.hpp"
 #include "cs/density.hpp"
+#include "cs/density_rule.hpp"
 
 namespace cuzk {
 

@@ -33,17 +33,18 @@ const Variable& TestConstraintSystem::variable_at(const std::string& path) const
 }
 
 Variable TestConstraintSystem::alloc(NameFn name, ValueFn value) {
-  const std::string path = path_of(name());
-  aux_.push_back(value());
-  const Variable v = Variable::aux(static_cast<uint32_t>(aux_.size() - 1));
-  register_path(path, PathKind::kVariable, v);
-  return v;
+  return alloc_into(aux_, &Variable::aux, name, value);
 }
 
 Variable TestConstraintSystem::alloc_input(NameFn name, ValueFn value) {
+  return alloc_into(inputs_, &Variable::input, name, value);
+}
+
+Variable TestConstraintSystem::alloc_into(std::vector<Fr>& values, Variable (*variable)(uint32_t),
+                                          NameFn name, ValueFn value) {
   const std::string path = path_of(name());
-  inputs_.push_back(value());
-  const Variable v = Variable::input(static_cast<uint32_t>(inputs_.size() - 1));
+  values.push_back(value());
+  const Variable v = variable(static_cast<uint32_t>(values.size() - 1));
   register_path(path, PathKind::kVariable, v);
   return v;
 }

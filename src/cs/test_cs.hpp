@@ -18,6 +18,7 @@
 
 namespace cuzk {
 
+// Its overrides are declared as every ConstraintSystem's are (ProvingAssignment's, ...).
 class TestConstraintSystem final : public ConstraintSystem {
  public:
   TestConstraintSystem();
@@ -57,6 +58,9 @@ class TestConstraintSystem final : public ConstraintSystem {
     Variable var;  // kVariable only
   };
   std::string path_of(const std::string& name) const;
+  // alloc and alloc_input: value() appended to `values` as variable(its index), at name()'s path.
+  Variable alloc_into(std::vector<Fr>& values, Variable (*variable)(uint32_t), NameFn name,
+                      ValueFn value);
   void register_path(const std::string& path, PathKind kind, Variable v = {});
   const Variable& variable_at(const std::string& path) const;
 

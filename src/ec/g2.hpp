@@ -22,6 +22,7 @@ struct G2Curve {
                                              "492ab572e99ab3f370d275cec1da1aaa9075ff05f79be")};
 };
 
+// The G2 twin of g1.hpp: the same names over Fp2 on the twist, psi where G1 has phi.
 using G2Affine = Affine<G2Curve>;
 using G2Jacobian = Jacobian<G2Curve>;
 using G2Xyzz = Xyzz<G2Curve>;

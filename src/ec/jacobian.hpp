@@ -91,6 +91,8 @@ struct Jacobian {
     return r;
   }
 
+  // Its tail is add-2007-bl's with Z2 = 1 (u1 = X, s1 = Y); written out, since the mixed
+  // form, the MSMs' inner step, is the one that skips the Z2 products.
   // madd-2007-bl (second operand affine): 7M + 4S.
   constexpr Jacobian add_mixed(const AffinePoint& o) const {
     if (o.infinity) return *this;

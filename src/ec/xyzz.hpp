@@ -7,6 +7,8 @@
 
 namespace cuzk {
 
+// Declared as Jacobian is (Field, AffinePoint, identity, from_affine, +, add_mixed, dbl): the
+// same interface over another representation.
 template <class Curve>
 struct Xyzz {
   using Field = typename Curve::Field;
@@ -75,6 +77,8 @@ struct Xyzz {
     return r;
   }
 
+  // Its tail is add-2008-s's with ZZ2 = ZZZ2 = 1, written out for the same reason as
+  // Jacobian::add_mixed (the bucket accumulation step).
   // madd-2008-s (second operand affine): 8M + 2S; mdbl-2008-s-1 when it equals this point.
   constexpr Xyzz add_mixed(const AffinePoint& o) const {
     if (o.infinity) return *this;

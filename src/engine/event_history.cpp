@@ -52,6 +52,7 @@ void EventHistory::declare_lane(const std::string& name, const std::string& role
   lanes_[name].role = role;
 }
 
+// A span holds copies of the job's fields it shows, not the Job.
 OpenSpan EventHistory::open(const std::string& lane, const Job& job, int partition,
                             const char* phase) {
   LaneSpan s;
@@ -97,6 +98,8 @@ void EventHistory::set_device_use(DeviceUse use) {
   devices_[use.lane] = std::move(use);
 }
 
+// The status page keeps its own copy of a finished job, field by field (engine_status.cpp
+// copies other fields into EngineStatus the same way).
 void EventHistory::job_finished(const Job& job) {
   FinishedJob f;
   f.job_id = job.id;

@@ -7,6 +7,7 @@
 
 namespace cuzk::engine {
 
+// A switch with no default: -Wswitch (an error here) names an enumerator added without a name.
 const char* job_stage_name(JobStage stage) {
   switch (stage) {
     case JobStage::kQueued:
@@ -63,6 +64,7 @@ JobState public_state(JobStage stage) {
   return JobState::kPending;
 }
 
+// The inverse of public_state on the final states; both switches list every enumerator.
 JobStage final_stage(JobState state) {
   switch (state) {
     case JobState::kCompleted:

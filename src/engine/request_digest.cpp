@@ -21,6 +21,8 @@ void add_bytes(filecoin::Sha256& h, std::span<const uint8_t> bytes) {
 
 }  // namespace
 
+// The fields one by one, as payload_spool.cpp writes a request, but not one list with it: the
+// digest leaves out request_id and priority (see the header) and feeds a hash, not a file.
 RequestDigest request_digest(const ProofRequest& r) {
   filecoin::Sha256 h;
   add_u64(h, static_cast<uint64_t>(r.kind));

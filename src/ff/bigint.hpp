@@ -196,7 +196,9 @@ CUZK_HD constexpr uint64_t add_with_carry(BigInt<N>& r, const BigInt<N>& a, cons
   return static_cast<uint64_t>(c);
 }
 
-// r = a - b, returns the borrow out (1 if a < b).
+// r = a - b, returns the borrow out (1 if a < b). add_with_carry's twin, path for path (the
+// _subborrow_u64 chain at run time, 128-bit arithmetic in constant evaluation): one template over
+// both would hide which intrinsic runs.
 template <size_t N>
 CUZK_HD constexpr uint64_t sub_with_borrow(BigInt<N>& r, const BigInt<N>& a, const BigInt<N>& b) {
 #if CUZK_HAVE_ADDCARRY_INTRINSICS

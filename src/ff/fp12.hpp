@@ -7,6 +7,7 @@
 
 namespace cuzk {
 
+// A quadratic extension as Fp2 is, one level up: the same member shapes over Fp6 (w^2 = v).
 struct Fp12 {
   Fp6 c0, c1;
 

@@ -2,7 +2,8 @@
 //   python3 tools/gen_mont_asm.py --inline > src/ff/mont_mul_inline_x86_64.hpp
 // The 4-limb kernels of mont_mul_x86_64.S as always-inline extended asm: the result
 // limbs come back in registers, so `x = x * y` stores them straight into x instead of
-// copying the out-of-line kernel's 8-byte stores with 16-byte loads.
+// copying the out-of-line kernel's 8-byte stores with 16-byte loads. Unrolled as the
+// kernels are, so the product's and the square's rounds repeat line for line.
 #pragma once
 
 #include <cstdint>

@@ -23,6 +23,12 @@ Fr domain_to_fr(const Domain& d) {
   return *f;
 }
 
+Fr domain_to_fr(const Domain& d, std::string_view context, std::string_view what) {
+  if (auto f = try_domain_to_fr(d)) return *f;
+  throw std::invalid_argument(std::string(context) + ": " + std::string(what) +
+                              " is not a canonical field element (" + to_hex(d) + ")");
+}
+
 Fr domain_to_fr_safe(const Domain& d) {
   // 2^254 < r, so the trimmed value always decodes.
   return *try_domain_to_fr(trim_to_fr32(d));

@@ -41,6 +41,9 @@ bool is_canonical_fr(const Domain& d);
 std::optional<Fr> try_domain_to_fr(const Domain& d);
 // Strict conversion; throws std::invalid_argument naming the value (hex of the stored bytes).
 Fr domain_to_fr(const Domain& d);
+// Strict conversion of a named input: std::invalid_argument
+// "<context>: <what> is not a canonical field element (<hex>)".
+Fr domain_to_fr(const Domain& d, std::string_view context, std::string_view what);
 // Safe conversion: byte[31] &= 0x3f, then decode (always succeeds).
 Fr domain_to_fr_safe(const Domain& d);
 // Little-endian canonical encoding.

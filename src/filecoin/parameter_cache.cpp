@@ -50,6 +50,32 @@ size_t read_at(int fd, uint8_t* out, size_t n, uint64_t offset, const std::files
   return got;
 }
 
+// A file open for reading, closed when this goes, with its size.
+class ReadOnlyFile {
+ public:
+  explicit ReadOnlyFile(const std::filesystem::path& p)
+      : fd_(::open(p.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ < 0) io_error(p, "open", errno);
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) {
+      const int err = errno;
+      ::close(fd_);
+      io_error(p, "stat", err);
+    }
+    size_ = static_cast<uint64_t>(st.st_size);
+  }
+  ~ReadOnlyFile() { ::close(fd_); }
+  ReadOnlyFile(const ReadOnlyFile&) = delete;
+  ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
+
+  int fd() const { return fd_; }
+  uint64_t size() const { return size_; }
+
+ private:
+  int fd_;
+  uint64_t size_ = 0;
+};
+
 std::string hex16(const Blake2b512Digest& d) {
   return to_hex(std::span(d).first(16));
 }
@@ -141,28 +167,14 @@ bool present(const std::filesystem::path& p) {
 }
 
 std::string read_small_file(const std::filesystem::path& p, size_t max_bytes) {
-  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) io_error(p, "open", errno);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    io_error(p, "stat", err);
-  }
-  if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    ::close(fd);
-    throw ParameterFileError(p.string() + ": " + std::to_string(st.st_size) +
+  const ReadOnlyFile f(p);
+  if (f.size() > max_bytes) {
+    throw ParameterFileError(p.string() + ": " + std::to_string(f.size()) +
                              " bytes, more than a parameter .meta can be (" +
                              std::to_string(max_bytes) + ")");
   }
-  std::string out(static_cast<size_t>(st.st_size), '\0');
-  try {
-    out.resize(read_at(fd, reinterpret_cast<uint8_t*>(out.data()), out.size(), 0, p));
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
+  std::string out(static_cast<size_t>(f.size()), '\0');
+  out.resize(read_at(f.fd(), reinterpret_cast<uint8_t*>(out.data()), out.size(), 0, p));
   return out;
 }
 
@@ -241,25 +253,11 @@ ParameterMetadata parse_parameter_metadata(std::string_view text, const std::str
 std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing,
                                   const DigestProgress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) io_error(file, "open", errno);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    io_error(file, "stat", err);
-  }
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  std::string digest;
-  try {
-    digest = hash_file(fd, static_cast<uint64_t>(st.st_size), file, progress);
-  } catch (...) {
-    ::close(fd);
-    throw;
-  }
-  ::close(fd);
+  const ReadOnlyFile f(file);
+  ::posix_fadvise(f.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
+  const std::string digest = hash_file(f.fd(), f.size(), file, progress);
   if (timing != nullptr) {
-    timing->bytes = static_cast<uint64_t>(st.st_size);
+    timing->bytes = f.size();
     timing->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   return digest;

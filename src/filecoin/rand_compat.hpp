@@ -10,34 +10,31 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace cuzk::filecoin {
 
-template <class Rng>
-uint64_t rand08_gen_range_u64(Rng& rng, uint64_t low, uint64_t high) {
+// UInt is uint32_t or uint64_t; each draw is next_u32 or next_u64 to match, as in rand.
+template <class UInt, class Rng>
+UInt rand08_gen_range(Rng& rng, UInt low, UInt high) {
+  static_assert(std::is_same_v<UInt, uint32_t> || std::is_same_v<UInt, uint64_t>);
+  constexpr int kBits = 8 * sizeof(UInt);
+  using Wide = std::conditional_t<kBits == 64, unsigned __int128, uint64_t>;
   if (low >= high) {
     throw std::invalid_argument("gen_range: empty range [" + std::to_string(low) + ", " +
                                 std::to_string(high) + ")");
   }
-  const uint64_t range = high - low;
-  const uint64_t zone = (range << std::countl_zero(range)) - 1;
+  const UInt range = high - low;
+  const UInt zone = (range << std::countl_zero(range)) - 1;
   for (;;) {
-    const unsigned __int128 wide = static_cast<unsigned __int128>(rng.next_u64()) * range;
-    if (static_cast<uint64_t>(wide) <= zone) return low + static_cast<uint64_t>(wide >> 64);
-  }
-}
-
-template <class Rng>
-uint32_t rand08_gen_range_u32(Rng& rng, uint32_t low, uint32_t high) {
-  if (low >= high) {
-    throw std::invalid_argument("gen_range: empty range [" + std::to_string(low) + ", " +
-                                std::to_string(high) + ")");
-  }
-  const uint32_t range = high - low;
-  const uint32_t zone = (range << std::countl_zero(range)) - 1;
-  for (;;) {
-    const uint64_t wide = static_cast<uint64_t>(rng.next_u32()) * range;
-    if (static_cast<uint32_t>(wide) <= zone) return low + static_cast<uint32_t>(wide >> 32);
+    UInt draw;
+    if constexpr (kBits == 64) {
+      draw = rng.next_u64();
+    } else {
+      draw = rng.next_u32();
+    }
+    const Wide wide = static_cast<Wide>(draw) * range;
+    if (static_cast<UInt>(wide) <= zone) return low + static_cast<UInt>(wide >> kBits);
   }
 }
 

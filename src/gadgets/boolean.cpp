@@ -101,6 +101,8 @@ AllocatedBit AllocatedBit::and_not(ConstraintSystem& cs, const AllocatedBit& a,
   return {c, value};
 }
 
+// Each gadget here writes its own constraints as bellpepper's does, under its names; their
+// linear combinations read alike (1 - a - ...) without being one constraint.
 AllocatedBit AllocatedBit::nor(ConstraintSystem& cs, const AllocatedBit& a, const AllocatedBit& b) {
   const auto value = both(a.value_, b.value_, [](bool x, bool y) { return !x && !y; });
   const Variable c = cs.alloc(Name{"nor result"}, BitValue{value});
@@ -284,13 +286,14 @@ Boolean Boolean::sha256_maj(ConstraintSystem& cs, const Boolean& a, const Boolea
   return AllocatedBit(maj, value);
 }
 
-std::vector<Boolean> u64_into_boolean_vec_le(ConstraintSystem& cs, std::optional<uint64_t> value) {
+std::vector<Boolean> u64_into_boolean_vec_le(ConstraintSystem& cs, std::optional<uint64_t> value,
+                                             const char* prefix) {
   std::vector<Boolean> bits;
   bits.reserve(64);
   for (size_t i = 0; i < 64; ++i) {
     std::optional<bool> b;
     if (value) b = ((*value >> i) & 1) != 0;
-    bits.emplace_back(AllocatedBit::alloc(Ns(cs, NameN{"bit ", i}), b));
+    bits.emplace_back(AllocatedBit::alloc(Ns(cs, NameN{prefix, i}), b));
   }
   return bits;
 }

@@ -111,8 +111,10 @@ class Boolean {
   bool constant_ = false;
 };
 
-// 64 bits of `value`, least significant first, each allocated in namespace "bit i".
-std::vector<Boolean> u64_into_boolean_vec_le(ConstraintSystem& cs, std::optional<uint64_t> value);
+// 64 bits of `value`, least significant first, each allocated in namespace "<prefix>i" ("bit i"
+// as bellperson's; UInt64::alloc's are "allocated bit i").
+std::vector<Boolean> u64_into_boolean_vec_le(ConstraintSystem& cs, std::optional<uint64_t> value,
+                                             const char* prefix = "bit ");
 
 // The 255 bits of a field element, least significant first, each allocated in namespace "bit i"
 // (i counting from the least significant bit). Only booleanity is enforced, nothing ties the

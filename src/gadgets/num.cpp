@@ -146,33 +146,25 @@ std::pair<AllocatedNum, AllocatedNum> AllocatedNum::conditionally_reverse(
     return swap ? (*swap ? if_swap.value_ : otherwise.value_) : std::nullopt;
   };
 
+  // (x - y) * condition = x - out
+  const auto reversal = [&](const char* name, const AllocatedNum& x, const AllocatedNum& y,
+                            const AllocatedNum& out) {
+    cs.enforce(
+        Name{name},
+        [&](LinearCombination& lc) {
+          lc += x.var_;
+          lc -= y.var_;
+        },
+        [&](LinearCombination& lc) { condition.add_lc(lc, kOne, Fr::one()); },
+        [&](LinearCombination& lc) {
+          lc += x.var_;
+          lc -= out.var_;
+        });
+  };
   const AllocatedNum c = alloc(Ns(cs, Name{"conditional reversal result 1"}), pick(b, a));
-  // (a - b) * condition = a - c
-  cs.enforce(
-      Name{"first conditional reversal"},
-      [&](LinearCombination& lc) {
-        lc += a.var_;
-        lc -= b.var_;
-      },
-      [&](LinearCombination& lc) { condition.add_lc(lc, kOne, Fr::one()); },
-      [&](LinearCombination& lc) {
-        lc += a.var_;
-        lc -= c.var_;
-      });
-
+  reversal("first conditional reversal", a, b, c);
   const AllocatedNum d = alloc(Ns(cs, Name{"conditional reversal result 2"}), pick(a, b));
-  // (b - a) * condition = b - d
-  cs.enforce(
-      Name{"second conditional reversal"},
-      [&](LinearCombination& lc) {
-        lc += b.var_;
-        lc -= a.var_;
-      },
-      [&](LinearCombination& lc) { condition.add_lc(lc, kOne, Fr::one()); },
-      [&](LinearCombination& lc) {
-        lc += b.var_;
-        lc -= d.var_;
-      });
+  reversal("second conditional reversal", b, a, d);
   return {c, d};
 }
 

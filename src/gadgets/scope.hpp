@@ -31,22 +31,6 @@ struct NameN {
   std::string operator()() const { return prefix + std::to_string(index); }
 };
 
-template <class CS>
-class Ns {
- public:
-  Ns(CS& cs, NameFn name) : cs_(cs) { cs_.push_namespace(name); }
-  ~Ns() { cs_.pop_namespace(); }
-  Ns(const Ns&) = delete;
-  Ns& operator=(const Ns&) = delete;
-
-  operator CS&() const { return cs_; }  // NOLINT: implicit so a scope passes as the system
-  CS& cs() const { return cs_; }
-
- private:
-  CS& cs_;
-};
-
-template <class CS, class F>
-Ns(CS&, F&&) -> Ns<CS>;
+using cuzk::Ns;  // cs/constraint_system.hpp
 
 }  // namespace cuzk::gadgets

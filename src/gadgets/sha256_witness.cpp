@@ -218,6 +218,10 @@ std::optional<std::vector<UInt32>> sha256_compression_witness(
     const std::array<Word, 4> ops = {w[i - 16], s0, w[i - 7], s1};
     w[i] = addmany(ops, out);
   }
+  // The rounds of sha256_compression_function (sha256.cpp) line for line, over Word: the same
+  // operand order, so the variables come out in the circuit's order. Not one template with it:
+  // every step differs in kind (a gadget call under its named namespace there, word arithmetic
+  // into `out` here); only the working variables' rotation reads alike.
   Deferred a{{}, hv[0]}, e{{}, hv[4]};
   Word b = hv[1], c = hv[2], d = hv[3], f = hv[5], g = hv[6], h = hv[7];
   for (size_t i = 0; i < 64; ++i) {

@@ -78,28 +78,23 @@ UInt32 UInt32::xor_(ConstraintSystem& cs, const UInt32& other) const {
 }
 
 UInt32 UInt32::sha256_maj(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
-  std::array<Boolean, 32> out;
-  for (size_t i = 0; i < 32; ++i) {
-    out[i] = Boolean::sha256_maj(Ns(cs, NameN{"maj ", i}), a.bits_[i], b.bits_[i], c.bits_[i]);
-  }
-  std::optional<uint32_t> value;
-  if (a.value_ && b.value_ && c.value_) {
-    const uint32_t x = *a.value_, y = *b.value_, z = *c.value_;
-    value = (x & y) ^ (x & z) ^ (y & z);
-  }
-  return {out, value};
+  return bitwise3(cs, "maj ", a, b, c, &Boolean::sha256_maj,
+                  [](uint32_t x, uint32_t y, uint32_t z) { return (x & y) ^ (x & z) ^ (y & z); });
 }
 
 UInt32 UInt32::sha256_ch(ConstraintSystem& cs, const UInt32& a, const UInt32& b, const UInt32& c) {
+  return bitwise3(cs, "ch ", a, b, c, &Boolean::sha256_ch,
+                  [](uint32_t x, uint32_t y, uint32_t z) { return (x & y) ^ (~x & z); });
+}
+
+UInt32 UInt32::bitwise3(ConstraintSystem& cs, const char* prefix, const UInt32& a, const UInt32& b,
+                        const UInt32& c, BitGadget3 bit,
+                        uint32_t (*word)(uint32_t, uint32_t, uint32_t)) {
   std::array<Boolean, 32> out;
-  for (size_t i = 0; i < 32; ++i) {
-    out[i] = Boolean::sha256_ch(Ns(cs, NameN{"ch ", i}), a.bits_[i], b.bits_[i], c.bits_[i]);
-  }
+  for (size_t i = 0; i < 32; ++i)
+    out[i] = bit(Ns(cs, NameN{prefix, i}), a.bits_[i], b.bits_[i], c.bits_[i]);
   std::optional<uint32_t> value;
-  if (a.value_ && b.value_ && c.value_) {
-    const uint32_t x = *a.value_, y = *b.value_, z = *c.value_;
-    value = (x & y) ^ (~x & z);
-  }
+  if (a.value_ && b.value_ && c.value_) value = word(*a.value_, *b.value_, *c.value_);
   return {out, value};
 }
 

@@ -55,6 +55,13 @@ class UInt32 {
   UInt32(const std::array<Boolean, 32>& bits, std::optional<uint32_t> value)
       : bits_(bits), value_(value) {}
 
+  using BitGadget3 = Boolean (*)(ConstraintSystem&, const Boolean&, const Boolean&, const Boolean&);
+  // sha256_maj and sha256_ch: bit i is `bit` in namespace "<prefix>i"; the value is `word` of the
+  // three values when all are known.
+  static UInt32 bitwise3(ConstraintSystem& cs, const char* prefix, const UInt32& a, const UInt32& b,
+                         const UInt32& c, BitGadget3 bit,
+                         uint32_t (*word)(uint32_t, uint32_t, uint32_t));
+
   std::array<Boolean, 32> bits_;
   std::optional<uint32_t> value_;
 };

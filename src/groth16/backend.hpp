@@ -192,7 +192,9 @@ class ProverBackend {
                             std::span<const Fr> scalars) = 0;
 };
 
-// The CPU backend: pce/ (SpMV), poly/ and msm/ over a thread pool.
+// The CPU backend: pce/ (SpMV), poly/ and msm/ over a thread pool. Its overrides are declared as
+// GpuBackend's (gpu/prover/gpu_backend.hpp) are, line for line: two implementations of the one
+// interface above.
 class CpuBackend final : public ProverBackend {
  public:
   explicit CpuBackend(ThreadPool& pool) : pool_(pool) {}

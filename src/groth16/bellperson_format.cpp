@@ -159,6 +159,8 @@ void write_file(const std::filesystem::path& path, const std::vector<uint8_t>& b
 
 }  // namespace
 
+// Field by field in bellperson's order (VerifyingKey::write, Parameters::write); the order is
+// the format, so writers of other formats here read alike line by line.
 std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk) {
   std::vector<uint8_t> out;
   put_point(out, vk.alpha_g1);

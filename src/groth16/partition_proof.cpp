@@ -97,6 +97,7 @@ void check_batch_fits(const Parameters& params, std::span<const PartitionInput> 
   }
 }
 
+// A switch with no default: -Wswitch (an error here) names an enumerator added without a name.
 const char* aux_section_name(AuxSection section) {
   switch (section) {
     case AuxSection::kL:
@@ -142,6 +143,7 @@ double& aux_section_seconds(ProverTiming& t, AuxSection section) {
   return t.msm_b_g2_s;
 }
 
+// A switch with no default, like aux_section_name: -Wswitch names a section added without one.
 void add_aux_sum(MsmSums& sums, AuxSection section, const G1Jacobian& g1, const G2Jacobian& g2) {
   switch (section) {
     case AuxSection::kL:

@@ -70,6 +70,7 @@ class JsonReader {
     if (!g1_is_in_subgroup(p)) fail(field, "point not in the prime-order subgroup");
     return p;
   }
+  // g2 below is g1 over Fp2 (snarkjs writes [x, y, z] both ways); only the z message differs.
   Fp2 fp2(const json& j, const std::string& field) const {
     if (!j.is_array() || j.size() != 2) fail(field, "expected [c0, c1]");
     return {number<Fp>(j[0], sub(field, 0)), number<Fp>(j[1], sub(field, 1))};

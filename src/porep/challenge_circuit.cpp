@@ -28,12 +28,6 @@ namespace {
 
 constexpr TreeArity kTreeDArity{2, 0, 0};
 
-Fr strict_fr(const filecoin::Domain& d, const char* what) {
-  if (auto f = filecoin::try_domain_to_fr(d)) return *f;
-  throw std::invalid_argument(std::string("porep circuit: ") + what +
-                              " is not a canonical field element (" + filecoin::to_hex(d) + ")");
-}
-
 // por.rs's path conversion (circuits::auth_path_of), naming the proof when it does not fit.
 AuthPath auth_path(const filecoin::MerkleProof& proof, TreeArity arity, uint64_t leaves,
                    const char* what) {
@@ -55,7 +49,7 @@ circuits::ColumnProof column_proof(const filecoin::ColumnProof& p, const PublicP
                             auth_path(p.inclusion_proof, pp.tree_arity(), pp.nodes, what)};
   out.column.rows.reserve(p.column.rows.size());
   for (const filecoin::Domain& r : p.column.rows)
-    out.column.rows.emplace_back(strict_fr(r, what));
+    out.column.rows.emplace_back(filecoin::domain_to_fr(r, "porep circuit", what));
   return out;
 }
 
@@ -99,7 +93,7 @@ ChallengeCircuit ChallengeCircuit::from_vanilla(const filecoin::PorepChallengePr
   }
   ChallengeCircuit c{
       auth_path(proof.comm_d_proofs, kTreeDArity, pp.nodes, "comm_d proof"),
-      strict_fr(proof.comm_d_proofs.leaf(), "data leaf"),
+      filecoin::domain_to_fr(proof.comm_d_proofs.leaf(), "porep circuit", "data leaf"),
       proof.labeling_proofs[0].node,
       auth_path(proof.comm_r_last_proof, pp.tree_arity(), pp.nodes, "comm_r_last proof"),
       auth_path(rcp.c_x.inclusion_proof, pp.tree_arity(), pp.nodes, "c_x proof"),

@@ -7,12 +7,6 @@ namespace cuzk::porep {
 
 namespace {
 
-Fr strict(const filecoin::Domain& d, const char* what) {
-  if (auto f = filecoin::try_domain_to_fr(d)) return *f;
-  throw std::invalid_argument(std::string("porep public inputs: ") + what +
-                              " is not a canonical field element (" + filecoin::to_hex(d) + ")");
-}
-
 // The path of the single input a private-root PoR allocates (por.rs: "path" packs the index bits
 // into "input 0").
 std::string por_input(size_t challenge, const std::string& por_namespace) {
@@ -36,9 +30,12 @@ std::vector<LabeledInput> labeled_public_inputs(const filecoin::StackedGraph& gr
                                                 std::span<const uint64_t> challenges) {
   std::vector<LabeledInput> out;
   out.reserve(3 + 18 * challenges.size());
-  out.push_back({"replica_id_input/input variable", strict(in.replica_id, "replica_id")});
-  out.push_back({"comm_d_input/input variable", strict(in.comm_d, "comm_d")});
-  out.push_back({"comm_r_input/input variable", strict(in.comm_r, "comm_r")});
+  out.push_back({"replica_id_input/input variable",
+                 filecoin::domain_to_fr(in.replica_id, "porep public inputs", "replica_id")});
+  out.push_back({"comm_d_input/input variable",
+                 filecoin::domain_to_fr(in.comm_d, "porep public inputs", "comm_d")});
+  out.push_back({"comm_r_input/input variable",
+                 filecoin::domain_to_fr(in.comm_r, "porep public inputs", "comm_r")});
   for (size_t i = 0; i < challenges.size(); ++i) {
     const uint64_t c = challenges[i];
     if (c >= graph.nodes()) {

@@ -32,6 +32,8 @@ namespace cuzk::porep {
 
 // The C1 was refused before proving; what() says why (the vanilla verifier's message names the
 // partition, challenge and check).
+// Each proof kind has its own refusal type (update's is VanillaRejectedError), which its engine
+// handler and command catch by name.
 class C1RejectedError : public std::runtime_error {
  public:
   explicit C1RejectedError(const std::string& why)

@@ -16,16 +16,6 @@ using circuits::NameN;
 using circuits::Ns;
 using gadgets::AllocatedNum;
 
-namespace {
-
-Fr commitment_fr(const filecoin::Domain& d, const char* what) {
-  if (auto f = filecoin::try_domain_to_fr(d)) return *f;
-  throw std::invalid_argument(std::string("porep circuit: ") + what +
-                              " is not a canonical field element (" + filecoin::to_hex(d) + ")");
-}
-
-}  // namespace
-
 StackedCircuit StackedCircuit::blank(const PublicParams& pp) {
   pp.validate();
   StackedCircuit c;
@@ -57,11 +47,11 @@ StackedCircuit StackedCircuit::from_vanilla(
     }
   }
   StackedCircuit c;
-  c.replica_id = commitment_fr(replica_id, "replica_id");
-  c.comm_d = commitment_fr(comm_d, "comm_d");
-  c.comm_r = commitment_fr(comm_r, "comm_r");
-  c.comm_r_last = commitment_fr(comm_r_last, "comm_r_last");
-  c.comm_c = commitment_fr(comm_c, "comm_c");
+  c.replica_id = filecoin::domain_to_fr(replica_id, "porep circuit", "replica_id");
+  c.comm_d = filecoin::domain_to_fr(comm_d, "porep circuit", "comm_d");
+  c.comm_r = filecoin::domain_to_fr(comm_r, "porep circuit", "comm_r");
+  c.comm_r_last = filecoin::domain_to_fr(comm_r_last, "porep circuit", "comm_r_last");
+  c.comm_c = filecoin::domain_to_fr(comm_c, "porep circuit", "comm_c");
   c.proofs.reserve(partition.size());
   for (const filecoin::PorepChallengeProof& p : partition)
     c.proofs.push_back(ChallengeCircuit::from_vanilla(p, pp));

@@ -16,16 +16,6 @@ using circuits::NameN;
 using circuits::Ns;
 using gadgets::AllocatedNum;
 
-namespace {
-
-Fr strict_fr(const filecoin::Domain& d, const std::string& what) {
-  if (auto f = filecoin::try_domain_to_fr(d)) return *f;
-  throw std::invalid_argument("PoSt circuit: " + what + " is not a canonical field element (" +
-                              filecoin::to_hex(d) + ")");
-}
-
-}  // namespace
-
 SectorCircuit SectorCircuit::blank(const filecoin::FallbackPoStParams& pp) {
   pp.validate();
   SectorCircuit s;
@@ -44,14 +34,15 @@ SectorCircuit SectorCircuit::from_slot(const filecoin::PoStSlot& slot,
                                 std::to_string(pp.challenge_count));
   }
   SectorCircuit s;
-  s.comm_r = strict_fr(slot.comm_r, sector + " comm_r");
-  s.comm_c = strict_fr(slot.proof.comm_c, sector + " comm_c");
-  s.comm_r_last = strict_fr(slot.proof.comm_r_last, sector + " comm_r_last");
+  s.comm_r = filecoin::domain_to_fr(slot.comm_r, "PoSt circuit", sector + " comm_r");
+  s.comm_c = filecoin::domain_to_fr(slot.proof.comm_c, "PoSt circuit", sector + " comm_c");
+  s.comm_r_last =
+      filecoin::domain_to_fr(slot.proof.comm_r_last, "PoSt circuit", sector + " comm_r_last");
   s.leafs.reserve(proofs.size());
   s.paths.reserve(proofs.size());
   for (size_t j = 0; j < proofs.size(); ++j) {
     const std::string what = sector + " inclusion proof " + std::to_string(j);
-    s.leafs.emplace_back(strict_fr(proofs[j].leaf(), what + " leaf"));
+    s.leafs.emplace_back(filecoin::domain_to_fr(proofs[j].leaf(), "PoSt circuit", what + " leaf"));
     try {
       s.paths.push_back(circuits::auth_path_of(proofs[j], pp.tree, pp.leaves()));
     } catch (const std::invalid_argument& e) {
@@ -110,7 +101,7 @@ FallbackPoStCircuit FallbackPoStCircuit::from_partition(const filecoin::PoStPart
 }
 
 void FallbackPoStCircuit::synthesize(ConstraintSystem& cs) const {
-  const Namespace outer(cs, Name{"outer namespace"});
+  const Ns outer(cs, Name{"outer namespace"});
   // Each slot allocates and constrains only its own variables.
   cs.pieces(sectors.size(), [&](size_t i, ConstraintSystem& pcs) {
     sectors[i].synthesize(Ns(pcs, NameN{"sector_", i}));

@@ -30,6 +30,7 @@ std::string join(const std::vector<std::string_view>& names) {
   return out;
 }
 
+// A switch like the enum names elsewhere; toml++'s date and time types share the default.
 const char* type_name(const toml::node& n) {
   switch (n.type()) {
     case toml::node_type::string:
@@ -237,6 +238,8 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
     c.notes.push_back(where + ": accepted for compatibility with the Rust cuzk daemon; " +
                       std::string(why));
   };
+  // One branch per documented key: each reads its own type into its own field, so the
+  // branches read alike.
   engine::EngineConfig& e = c.engine;
   if (section == "daemon") {
     if (key == "listen" || key == "status_listen") {

@@ -197,6 +197,8 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
   });
 }
 
+// PreloadSRS's shape (the circuit id checked, one engine call, its answer) with another call,
+// another answer and no missing-parameters case.
 grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* request,
                                       v1::EvictSrsResponse* response) {
   return handle([&] {

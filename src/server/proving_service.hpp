@@ -44,6 +44,7 @@ class ProvingService final : public ::cuzk::v1::ProvingEngine::Service {
  public:
   ProvingService(engine::Engine& engine, ServiceOptions options);
 
+  // The cuzk.v1 methods, each declared as the generated ProvingEngine::Service declares it.
   grpc::Status SubmitProof(grpc::ServerContext* context, const v1::SubmitProofRequest* request,
                            v1::SubmitProofResponse* response) override;
   grpc::Status AwaitProof(grpc::ServerContext* context, const v1::AwaitProofRequest* request,

@@ -61,6 +61,7 @@ json finished_json(const engine::FinishedJob& j) {
 
 }  // namespace
 
+// One JSON object per row, its keys the fields' names (the page's script reads them by name).
 std::string status_json(const engine::EngineStatus& st, const engine::EngineActivity& a,
                         const Health& health) {
   json lanes = json::array(), spans = json::array(), active = json::array(), recent = json::array(),

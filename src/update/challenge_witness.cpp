@@ -8,12 +8,6 @@ namespace cuzk::update {
 
 namespace {
 
-Fr strict(const filecoin::Domain& d, const char* what) {
-  if (auto f = filecoin::try_domain_to_fr(d)) return *f;
-  throw std::invalid_argument(std::string("update circuit: ") + what +
-                              " is not a canonical field element (" + filecoin::to_hex(d) + ")");
-}
-
 PathSiblings siblings_of(const filecoin::MerkleProof& proof, const PathSiblings& shape,
                          const char* what) {
   const filecoin::InclusionPath path = proof.path();
@@ -31,7 +25,7 @@ PathSiblings siblings_of(const filecoin::MerkleProof& proof, const PathSiblings&
                                   std::to_string(shape[i].size()));
     }
     for (const filecoin::Domain& h : path[i].hashes)
-      out[i].emplace_back(strict(h, what));
+      out[i].emplace_back(filecoin::domain_to_fr(h, "update circuit", what));
   }
   return out;
 }
@@ -78,9 +72,9 @@ ChallengeWitness ChallengeWitness::from_proofs(const filecoin::MerkleProof& proo
                                                const filecoin::TreeShape& tree_d) {
   const ChallengeWitness shape = blank(challenge_bit_len, tree_r, tree_d);
   ChallengeWitness w;
-  w.leaf_r_old = strict(proof_r_old.leaf(), "leaf_r_old");
-  w.leaf_d_new = strict(proof_d_new.leaf(), "leaf_d_new");
-  w.leaf_r_new = strict(proof_r_new.leaf(), "leaf_r_new");
+  w.leaf_r_old = filecoin::domain_to_fr(proof_r_old.leaf(), "update circuit", "leaf_r_old");
+  w.leaf_d_new = filecoin::domain_to_fr(proof_d_new.leaf(), "update circuit", "leaf_d_new");
+  w.leaf_r_new = filecoin::domain_to_fr(proof_r_new.leaf(), "update circuit", "leaf_r_new");
   w.path_r_old = siblings_of(proof_r_old, shape.path_r_old, "proof_r_old");
   w.path_d_new = siblings_of(proof_d_new, shape.path_d_new, "proof_d_new");
   w.path_r_new = siblings_of(proof_r_new, shape.path_r_new, "proof_r_new");

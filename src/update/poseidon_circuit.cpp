@@ -37,6 +37,8 @@ EmptySectorUpdatePoseidonCircuit EmptySectorUpdatePoseidonCircuit::blank(
   return c;
 }
 
+// Opens as EmptySectorUpdateCircuit::synthesize does (update_circuit.cpp), with tree_d of
+// tree_r's shape: the two circuits differ after the checks.
 void EmptySectorUpdatePoseidonCircuit::synthesize(ConstraintSystem& cs) const {
   require_poseidon(pp);
   const filecoin::UpdateHs hs = pp.hs();

@@ -5,16 +5,6 @@
 
 namespace cuzk::update {
 
-namespace {
-
-Fr strict(const filecoin::Domain& d, const char* what) {
-  if (auto f = filecoin::try_domain_to_fr(d)) return *f;
-  throw std::invalid_argument(std::string("update public inputs: ") + what +
-                              " is not a field element (" + filecoin::to_hex(d) + ")");
-}
-
-}  // namespace
-
 uint64_t k_and_h_select(const filecoin::UpdateParams& pp, unsigned k, unsigned h) {
   if (k >= pp.partition_count) {
     throw std::invalid_argument("partition-index " + std::to_string(k) +
@@ -25,8 +15,10 @@ uint64_t k_and_h_select(const filecoin::UpdateParams& pp, unsigned k, unsigned h
 
 std::vector<Fr> update_public_inputs(const filecoin::UpdateParams& pp,
                                      const filecoin::UpdatePublicInputs& in, unsigned k) {
-  return {Fr::from_u64(k_and_h_select(pp, k, in.h)), strict(in.comm_r_old, "comm_r_old"),
-          strict(in.comm_d_new, "comm_d_new"), strict(in.comm_r_new, "comm_r_new")};
+  return {Fr::from_u64(k_and_h_select(pp, k, in.h)),
+          filecoin::domain_to_fr(in.comm_r_old, "update public inputs", "comm_r_old"),
+          filecoin::domain_to_fr(in.comm_d_new, "update public inputs", "comm_d_new"),
+          filecoin::domain_to_fr(in.comm_r_new, "update public inputs", "comm_r_new")};
 }
 
 }  // namespace cuzk::update

@@ -24,12 +24,6 @@ namespace {
 
 constexpr filecoin::TreeShape kTreeD{2, 0, 0};
 
-Fr strict(const filecoin::Domain& d, const char* what) {
-  if (auto f = filecoin::try_domain_to_fr(d)) return *f;
-  throw std::invalid_argument(std::string("update circuit: ") + what +
-                              " is not a canonical field element (" + filecoin::to_hex(d) + ")");
-}
-
 void require_classic(const filecoin::UpdateParams& pp) {
   if (pp.poseidon) {
     throw std::invalid_argument(
@@ -75,14 +69,16 @@ EmptySectorUpdateCircuit EmptySectorUpdateCircuit::from_vanilla(
   EmptySectorUpdateCircuit c;
   c.pp = pp;
   c.k_and_h_select = Fr::from_u64(update::k_and_h_select(pp, k, in.h));
-  c.comm_r_old = strict(in.comm_r_old, "comm_r_old");
-  c.comm_d_new = strict(in.comm_d_new, "comm_d_new");
-  c.comm_r_new = strict(in.comm_r_new, "comm_r_new");
-  c.comm_c = strict(proof.comm_c, "comm_c");
-  c.root_r_old = strict(proof.challenge_proofs[0].proof_r_old.root(), "root_r_old");
-  c.root_r_new = strict(proof.challenge_proofs[0].proof_r_new.root(), "root_r_new");
+  c.comm_r_old = filecoin::domain_to_fr(in.comm_r_old, "update circuit", "comm_r_old");
+  c.comm_d_new = filecoin::domain_to_fr(in.comm_d_new, "update circuit", "comm_d_new");
+  c.comm_r_new = filecoin::domain_to_fr(in.comm_r_new, "update circuit", "comm_r_new");
+  c.comm_c = filecoin::domain_to_fr(proof.comm_c, "update circuit", "comm_c");
+  c.root_r_old = filecoin::domain_to_fr(proof.challenge_proofs[0].proof_r_old.root(),
+                                        "update circuit", "root_r_old");
+  c.root_r_new = filecoin::domain_to_fr(proof.challenge_proofs[0].proof_r_new.root(),
+                                        "update circuit", "root_r_new");
   for (const filecoin::Domain& leaf : proof.apex_leafs)
-    c.apex_leafs.emplace_back(strict(leaf, "apex leaf"));
+    c.apex_leafs.emplace_back(filecoin::domain_to_fr(leaf, "update circuit", "apex leaf"));
   c.challenge_proofs.reserve(proof.challenge_proofs.size());
   for (const filecoin::UpdateChallengeProof& p : proof.challenge_proofs) {
     c.challenge_proofs.push_back(ChallengeWitness::from_proofs(p.proof_r_old, p.proof_d_new,

@@ -67,6 +67,8 @@ class FaultInjector {
   uint64_t occurrences(FaultSite site) const { return seen_[index(site)].load(); }
   uint64_t fired(FaultSite site) const { return fired_[index(site)].load(); }
 
+  // Scope is the same thread-local "current" pattern as DeviceMemoryCap::Scope (gpu/device):
+  // util sits below gpu and the two point at different types.
   // The injector the calling thread's current prove runs under (null outside a Scope).
   static FaultInjector* current();
   class Scope {

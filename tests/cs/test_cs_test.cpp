@@ -26,11 +26,11 @@ TEST(TestConstraintSystem, NamesTheFirstUnsatisfiedConstraintByItsNamespacePath)
   TestConstraintSystem cs;
   Variable a, b, c;
   {
-    Namespace outer(cs, [] { return std::string("outer"); });
+    Ns outer(cs, [] { return std::string("outer"); });
     a = alloc(cs, "a", 2);
     b = alloc(cs, "b", 3);
     {
-      Namespace inner(cs, [] { return std::string("inner"); });
+      Ns inner(cs, [] { return std::string("inner"); });
       c = alloc(cs, "c", 6);
       enforce_mul(cs, "product", a, b, c);
     }

@@ -40,13 +40,13 @@ class Pcg32 {
 TEST(RandCompat, GenRangeReproducesRandValueStability) {
   // uniform.rs value_stability: sample_single(11u32, 219) three times -> 17, 66, 214.
   Pcg32 rng(897, 11634580027462260723ULL);
-  EXPECT_EQ(rand08_gen_range_u32(rng, 11, 219), 17u);
-  EXPECT_EQ(rand08_gen_range_u32(rng, 11, 219), 66u);
-  EXPECT_EQ(rand08_gen_range_u32(rng, 11, 219), 214u);
-  EXPECT_THROW(rand08_gen_range_u64(rng, 5, 5), std::invalid_argument);
+  EXPECT_EQ(rand08_gen_range<uint32_t>(rng, 11, 219), 17u);
+  EXPECT_EQ(rand08_gen_range<uint32_t>(rng, 11, 219), 66u);
+  EXPECT_EQ(rand08_gen_range<uint32_t>(rng, 11, 219), 214u);
+  EXPECT_THROW(rand08_gen_range<uint64_t>(rng, 5, 5), std::invalid_argument);
   // A power-of-two range never rejects: the result is the top bits of one draw.
   ChaCha8Rng a(ChaChaKey{}), b(ChaChaKey{});
-  EXPECT_EQ(rand08_gen_range_u64(a, 0, uint64_t{1} << 10), b.next_u64() >> 54);
+  EXPECT_EQ(rand08_gen_range<uint64_t>(a, 0, uint64_t{1} << 10), b.next_u64() >> 54);
 }
 
 }  // namespace

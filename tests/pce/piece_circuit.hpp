@@ -35,7 +35,7 @@ class PieceCircuit final : public Circuit {
                    size_t count, const char* tag) {
     for (size_t j = 0; j < count; ++j) {
       // Unique names for the test system: "<tag> <j>" in the piece's namespace.
-      Namespace ns(cs, [&] { return std::string(tag) + " " + std::to_string(j); });
+      Ns ns(cs, [&] { return std::string(tag) + " " + std::to_string(j); });
       const unsigned kind = static_cast<unsigned>(rng() % 5);
       if (kind == 0 || wires.empty()) {
         const Fr bit = (rng() & 1) ? Fr::one() : Fr::zero();
@@ -71,7 +71,7 @@ class PieceCircuit final : public Circuit {
   void section(ConstraintSystem& cs, uint64_t seed, const std::vector<Wire>& shared,
                unsigned depth) const {
     cs.pieces(pieces_, [&](size_t i, ConstraintSystem& pcs) {
-      Namespace ns(pcs, [&] { return "piece " + std::to_string(i); });
+      Ns ns(pcs, [&] { return "piece " + std::to_string(i); });
       std::mt19937_64 rng(seed + i);  // a piece's shape depends on its index only
       std::vector<Wire> wires = shared;
       body(pcs, rng, wires, 5 + rng() % 40, "head");

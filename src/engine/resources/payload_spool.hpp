@@ -23,6 +23,7 @@
 
 namespace cuzk::engine {
 
+// Owns its directory and its lock: neither copied nor moved.
 class PayloadSpool {
  public:
   // dir empty: a fresh directory under the system's temporary directory (removed on

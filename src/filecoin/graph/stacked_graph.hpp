@@ -48,6 +48,7 @@ class StackedGraph {
     base_.parents(node, out);
   }
   void expanded_parents(uint64_t node, std::span<uint32_t, kExpansionDegree> out) const;
+  // parents() as BucketGraph declares it, with 14 parents for its 6.
   // All 14 parents, DRG first.
   void parents(uint64_t node, std::span<uint32_t, kTotalDegree> out) const;
   std::array<uint32_t, kTotalDegree> parents(uint64_t node) const;

@@ -49,6 +49,8 @@ Blake2b512::~Blake2b512() {
   EVP_MD_CTX_free(ctx_);
 }
 
+// The EVP calls of Sha256 (sha256.cpp) over BLAKE2B-512: two small wrappers, each with its
+// algorithm fetched once and its own error wording, rather than one over a run-time EVP_MD.
 Blake2b512& Blake2b512::update(std::span<const uint8_t> data) {
   check(EVP_DigestUpdate(ctx_, data.data(), data.size()), "update");
   return *this;

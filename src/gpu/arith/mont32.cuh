@@ -203,6 +203,7 @@ struct alignas(8) Mont32 {
       asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r.l[i]) : "r"(a.l[i]), "r"(b.l[i]));
     asm volatile("addc.u32 %0, %1, %2;" : "=r"(r.l[N - 1]) : "r"(a.l[N - 1]), "r"(b.l[N - 1]));
 #else
+    // The host path of ff/bigint.hpp's add_with_carry, over 32-bit limbs.
     uint64_t c = 0;
     for (int i = 0; i < N; ++i) {
       c += static_cast<uint64_t>(a.l[i]) + b.l[i];

@@ -241,6 +241,8 @@ struct MontF64 {
     return o;
   }
 
+  // The comparisons and operators as Mont32 declares them (mont32.cuh), so device code can take
+  // either field type.
   CUZK_GPU_FI bool is_zero() const {
     uint64_t acc = 0;
     CUZK_UNROLL

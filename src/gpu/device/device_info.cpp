@@ -21,6 +21,7 @@ std::vector<DeviceInfo> list_devices() {
   for (int i = 0; i < n; ++i) {
     cudaDeviceProp prop{};
     CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, i));
+    // The part of cudaDeviceProp the engine reads, so that its headers need no CUDA header.
     DeviceInfo d;
     d.ordinal = i;
     d.name = prop.name;

@@ -183,6 +183,7 @@ __device__ __forceinline__ FrD power_of(const FrD* lo, const FrD* hi, size_t e) 
 // barrier (radix4_step), grouped from the bottom: stages 0 and 1 as one product-light step when
 // kUnitStage (s0 = 0), then pairs, then one single stage when the count is odd. Otherwise one
 // radix-2 stage per barrier (the launcher's choice for tiles of fewer than 4 elements per thread).
+// The DIF branch runs the DIT branch's steps in the reverse order, so their lines repeat.
 template <bool kDif, bool kUnitStage, bool kRadix4>
 __device__ __forceinline__ void run_stages(const SharedTile& sm, const TileGeometry& g, int k) {
   if constexpr (kRadix4) {

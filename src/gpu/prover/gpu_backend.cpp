@@ -219,6 +219,8 @@ size_t GpuBackend::batch_limit(const groth16::Parameters& params,
   return static_cast<size_t>(plan.batch_partitions);
 }
 
+// prove's prologue again (timing, fit check, lock, device, cap): the lock and the cap's scope
+// are guards that must live for the whole call, so each entry point opens them itself.
 groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
                                          const groth16::PartitionInput& in,
                                          groth16::ProverTiming* timing) {

@@ -112,6 +112,8 @@ void GpuBackend::aux_planned(const groth16::Parameters& params, groth16::AuxSect
     }
   };
   batch_tails_.resize(k);
+  // The branches differ in curve, bases cache and which half of add_aux_sum they fill;
+  // sum_section is already the part they share.
   if (section == groth16::AuxSection::kBG2) {
     if (!resident) streamer_.reserve(chunk * sizeof(G2Affine));
     std::vector<MsmTail<G2Curve>> tails;

@@ -21,13 +21,19 @@ constexpr int kMaxC1JsonDepth = 32;
 
 // ---- writer -----------------------------------------------------------------------------------
 
-void append_domains(std::string& out, const std::vector<Domain>& ds) {
+// A JSON array of `items`, each written by `append`.
+template <class T, class Append>
+void append_array(std::string& out, const std::vector<T>& items, Append append) {
   out += '[';
-  for (size_t i = 0; i < ds.size(); ++i) {
+  for (size_t i = 0; i < items.size(); ++i) {
     if (i != 0) out += ',';
-    append_json(out, ds[i]);
+    append(out, items[i]);
   }
   out += ']';
+}
+
+void append_domains(std::string& out, const std::vector<Domain>& ds) {
+  append_array(out, ds, [](std::string& o, const Domain& d) { append_json(o, d); });
 }
 
 void append_labeling(std::string& out, const LabelingProof& p) {
@@ -45,15 +51,6 @@ void append_column_proof(std::string& out, const ColumnProof& p) {
   out += '}';
 }
 
-void append_column_proofs(std::string& out, const std::vector<ColumnProof>& ps) {
-  out += '[';
-  for (size_t i = 0; i < ps.size(); ++i) {
-    if (i != 0) out += ',';
-    append_column_proof(out, ps[i]);
-  }
-  out += ']';
-}
-
 void append_proof(std::string& out, const PorepChallengeProof& p) {
   out += "{\"comm_d_proofs\":";
   append_json(out, p.comm_d_proofs);
@@ -62,15 +59,12 @@ void append_proof(std::string& out, const PorepChallengeProof& p) {
   out += ",\"replica_column_proofs\":{\"c_x\":";
   append_column_proof(out, p.replica_column_proofs.c_x);
   out += ",\"drg_parents\":";
-  append_column_proofs(out, p.replica_column_proofs.drg_parents);
+  append_array(out, p.replica_column_proofs.drg_parents, append_column_proof);
   out += ",\"exp_parents\":";
-  append_column_proofs(out, p.replica_column_proofs.exp_parents);
-  out += "},\"labeling_proofs\":[";
-  for (size_t i = 0; i < p.labeling_proofs.size(); ++i) {
-    if (i != 0) out += ',';
-    append_labeling(out, p.labeling_proofs[i]);
-  }
-  out += "],\"encoding_proof\":";
+  append_array(out, p.replica_column_proofs.exp_parents, append_column_proof);
+  out += "},\"labeling_proofs\":";
+  append_array(out, p.labeling_proofs, append_labeling);
+  out += ",\"encoding_proof\":";
   append_labeling(out, p.encoding_proof);
   out += '}';
 }
@@ -246,17 +240,11 @@ std::string seal_commit_phase1_to_json(const SealCommitPhase1Output& c1) {
   std::string out;
   out.reserve(1024);
   out += "{\"registered_proof\":\"" + std::string(info.name) + "\",\"vanilla_proofs\":{\"" +
-         vanilla_seal_proof_variant(info.sector_size) + "\":[";
-  for (size_t k = 0; k < c1.vanilla_proofs.size(); ++k) {
-    if (k != 0) out += ',';
-    out += '[';
-    for (size_t i = 0; i < c1.vanilla_proofs[k].size(); ++i) {
-      if (i != 0) out += ',';
-      append_proof(out, c1.vanilla_proofs[k][i]);
-    }
-    out += ']';
-  }
-  out += "]},\"comm_r\":";
+         vanilla_seal_proof_variant(info.sector_size) + "\":";
+  append_array(out, c1.vanilla_proofs, [](std::string& o, const auto& partition) {
+    append_array(o, partition, append_proof);
+  });
+  out += "},\"comm_r\":";
   append_json(out, c1.comm_r);
   out += ",\"comm_d\":";
   append_json(out, c1.comm_d);

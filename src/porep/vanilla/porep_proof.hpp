@@ -53,6 +53,7 @@ struct ReplicaColumnProof {
   bool operator==(const ReplicaColumnProof&) const = default;
 };
 
+// Plain structs, field for field as the Rust ones (the table above), with a defaulted ==.
 struct PorepChallengeProof {
   MerkleProof comm_d_proofs;
   MerkleProof comm_r_last_proof;

@@ -114,6 +114,7 @@ class LayerJob {
         produced_.notify_all();
       }
     });
+    // The consumer's wait mirrors the producer's above on the other counter.
     try {
       for (uint64_t k = 0; k < chunks_; ++k) {
         for (uint64_t p = produced_.load(std::memory_order_acquire); p <= k;

@@ -10,12 +10,6 @@ namespace cuzk::filecoin {
 
 namespace {
 
-Fr strict(const Domain& d, const char* what) {
-  if (auto f = try_domain_to_fr(d)) return *f;
-  throw std::invalid_argument(std::string("update: ") + what + " is not a field element (" +
-                              to_hex(d) + ")");
-}
-
 Fr gen_randomness(const Fr& a, const Fr& b) {
   const Fr in[2] = {a, b};
   return poseidon_hash_custom(PoseidonConstants::standard(2), kUpdateHashTypeId, in);
@@ -33,18 +27,18 @@ Fr node_fr(std::span<const uint8_t> bytes, uint64_t i, uint64_t node, const char
 }  // namespace
 
 Domain update_phi(const Domain& comm_d_new, const Domain& comm_r_old) {
-  return fr_to_domain(
-      gen_randomness(strict(comm_d_new, "comm_d_new"), strict(comm_r_old, "comm_r_old")));
+  return fr_to_domain(gen_randomness(domain_to_fr(comm_d_new, "update", "comm_d_new"),
+                                     domain_to_fr(comm_r_old, "update", "comm_r_old")));
 }
 
 Fr update_rho(const Domain& phi, uint32_t high) {
-  return gen_randomness(strict(phi, "phi"), Fr::from_u64(high));
+  return gen_randomness(domain_to_fr(phi, "update", "phi"), Fr::from_u64(high));
 }
 
 UpdateRhos::UpdateRhos(const UpdateParams& pp, const Domain& phi, unsigned h) {
   pp.h_select(h);  // h must be one of hs
   shift_ = pp.challenge_bit_len - h;
-  const Fr p = strict(phi, "phi");
+  const Fr p = domain_to_fr(phi, "update", "phi");
   rhos_.reserve(size_t{1} << h);
   for (uint64_t high = 0; high < (uint64_t{1} << h); ++high)
     rhos_.push_back(gen_randomness(p, Fr::from_u64(high)));

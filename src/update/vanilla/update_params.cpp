@@ -73,6 +73,7 @@ UpdateParams UpdateParams::poseidon_for_sector_size(uint64_t sector_bytes) {
   return p;
 }
 
+// A table written as a switch: one case per sector size, sizes of one shape sharing a case.
 TreeShape UpdateParams::tree_r_shape() const {
   switch (sector_nodes) {
     case k1KiB:
