@@ -154,6 +154,7 @@ class RegisteredHostBuffer {
     size_ = n;
   }
   ~RegisteredHostBuffer() { reset(); }
+  // (moves as PinnedBuffer's do; only the release differs: unregister, then free)
   RegisteredHostBuffer(const RegisteredHostBuffer&) = delete;
   RegisteredHostBuffer& operator=(const RegisteredHostBuffer&) = delete;
   RegisteredHostBuffer(RegisteredHostBuffer&& o) noexcept

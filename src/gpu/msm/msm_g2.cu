@@ -1,4 +1,5 @@
-// The device half of the MSM instantiated for G2.
+// The device half of the MSM instantiated for G2: msm_g1.cu's list for the other curve, in a
+// translation unit of its own so that nvcc compiles the two curves' kernels in parallel.
 #include "gpu/msm/msm_impl.cuh"
 
 namespace cuzk::gpu::msm_detail {
