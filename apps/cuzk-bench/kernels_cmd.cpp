@@ -370,7 +370,11 @@ void zkey_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool
 }  // namespace
 
 bool KernelsOptions::runs(const std::string& section) const {
-  return only.empty() || std::find(only.begin(), only.end(), section) != only.end();
+  return only.empty() || names(section);
+}
+
+bool KernelsOptions::names(const std::string& section) const {
+  return std::find(only.begin(), only.end(), section) != only.end();
 }
 
 int run_kernels(const KernelsOptions& o) {
@@ -395,9 +399,13 @@ int run_kernels(const KernelsOptions& o) {
     prove_rows(o, rows, pool);
     zkey_rows(o, rows, pool);
   }
+  // Opt-in: 40+ GB of device memory and its own table (a visit's tools/gpu-32g-run.sh msm-split).
+  if (o.names("msm-chunks")) failed += run_msm_chunk_rows(o, pool);
 
-  std::printf(
-      "\n| kernel | size | ms (median) | sppark ms | ratio | notes |\n|---|---|---|---|---|---|\n");
+  if (!rows.empty()) {  // (arith and msm-chunks print their own tables)
+    std::printf("\n| kernel | size | ms (median) | sppark ms | ratio | notes |\n");
+    std::printf("|---|---|---|---|---|---|\n");
+  }
   for (const Row& r : rows) {
     char anchor[32] = "-", ratio[32] = "-";
     if (r.sppark_ms > 0) {
