@@ -38,6 +38,20 @@
 #                                        through the engine, 2 KiB PoRep, outcome per plan
 #          tools/gpu-32g-run.sh kernels  gpu_tests RealSizes* (issue 17): NTT and H chain at 2^27
 #                                        vs the CPU, G1 MSM 2^26/2^27 and G2 2^24 vs an oracle
+#          tools/gpu-32g-run.sh msm-split  (~4 min on the H200, at most ~8.5: the steps' limits)
+#                                        where the capped H MSM's time goes (issue 30): `cuzk-bench
+#                                        kernels --only msm-chunks`, 2^MSM_LOG (default 27) G1
+#                                        scalars through MsmAccumulator in chunks of 2^24 and 2^25
+#                                        and through one msm_split, resident, REPS (default 5)
+#                                        timed runs each, phase split and checks; then, when ncu is
+#                                        on PATH (or under /opt/nvidia/nsight-compute), one chunk's
+#                                        kernels and the reduction of the 2^24-chunked accumulator,
+#                                        and the arith table's field-product chains (MontF64 and
+#                                        Mont32) and DFMA ceiling (issue 32), each with the
+#                                        SpeedOfLight, WarpStateStats, SchedulerStats, LaunchStats
+#                                        and Occupancy sections (details and one line per kernel by
+#                                        tools/ncu_summary.py under $OUT, 7 files: $OUT brings back
+#                                        8 at most; the .ncu-rep reports stay in $WORK)
 #          SIZE=2KiB PARAMS_BACKEND=cpu BACKEND=cpu ... wpost|snap|winning-busy|capped   the same flow
 #                                        at a test size on a machine without a GPU (a dry run;
 #                                        KEEP_PARAMS=1: use the parameters in $WORK/params)
@@ -357,5 +371,38 @@ if [[ "${1:-}" == "capped" ]]; then
   grep -H "^timings" "$OUT"/single-*.log | sed "s|^$OUT/||" | tee -a "$OUT/summary.txt"
   exit 0
 fi
-echo "usage: $0 --pack | small | 32g | wpost | snap | winning-busy | capped" >&2
+if [[ "${1:-}" == "msm-split" ]]; then
+  machine
+  bench=("$B/cuzk-bench" kernels --skip-checks --only msm-chunks --msm-chunks-log "${MSM_LOG:-27}")
+  # ~30 s: 2^27 inputs made on the device, a CPU check, 3 rows of 1 + REPS runs of ~1 s.
+  run msm-chunks 150 "${bench[@]}" --reps "${REPS:-5}"
+  rc=$?
+  grep -E "^msm-chunks|^\| (H MSM|msm_split|MsmAccumulator)|^checks failed" "$OUT/msm-chunks.log" |
+    tee -a "$OUT/summary.txt"
+  NCU=$(command -v ncu || ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | sort -V | tail -1)
+  if [[ -z $NCU ]]; then
+    log "ncu: not on PATH nor under /opt/nvidia/nsight-compute: no profiles"
+    exit $rc
+  fi
+  "$NCU" --version | tail -1 | tee -a "$OUT/summary.txt"
+  # Clocks left alone (device/H200.md); LaunchStats and Occupancy need no extra passes.
+  ncu_args=(--clock-control none --section SpeedOfLight --section WarpStateStats
+    --section SchedulerStats --section LaunchStats --section Occupancy -f)
+  # The second of 2 chunks of 2^24 (the first that adds to written buckets) and the reduction:
+  # ~110 kernels (13 windows of radix sort), the bench's cudaProfilerStart/Stop around them.
+  run ncu-msm-chunk 210 "$NCU" "${ncu_args[@]}" --profile-from-start off --launch-count 300 \
+    -o "$WORK/ncu-msm-chunk" "${bench[@]}" --msm-chunk-logs 24 --msm-chunks-profile
+  # The arith table's product chains, each launched twice (a warm-up, one timed) at --reps 1.
+  run ncu-arith 120 "$NCU" "${ncu_args[@]}" --launch-count 40 \
+    -k 'regex:field_chain_kernel|pair_chain_kernel|dfma_chain_kernel' -o "$WORK/ncu-arith" \
+    "$B/cuzk-bench" kernels --skip-checks --only arith --reps 1
+  for rep in ncu-msm-chunk ncu-arith; do
+    [[ -f $WORK/$rep.ncu-rep ]] || { log "$rep: no report"; continue; }
+    "$NCU" -i "$WORK/$rep.ncu-rep" --page details > "$OUT/$rep.txt" 2>&1
+    "$NCU" -i "$WORK/$rep.ncu-rep" --page raw --csv 2>/dev/null | python3 tools/ncu_summary.py |
+      sed "s/^/$rep: /" | tee -a "$OUT/summary.txt"
+  done
+  exit $rc
+fi
+echo "usage: $0 --pack | small | 32g | wpost | snap | winning-busy | capped | msm-split" >&2
 exit 2

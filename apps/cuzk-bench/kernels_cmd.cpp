@@ -32,6 +32,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/snarkjs_prover.hpp"
 #include "groth16/verifier.hpp"
+#include "kernels_util.hpp"
 #include "msm/msm.hpp"
 #include "msm_test_util.hpp"
 #include "poly/fft.hpp"
@@ -65,49 +66,6 @@ double wall_ms(const std::function<void()>& f, unsigned reps) {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   return median(t);
-}
-
-std::string phases(const gpu::MsmStats& st) {
-  char buf[96];
-  std::snprintf(buf, sizeof(buf), "sort %.1f + accumulate %.1f + reduce %.1f ms", st.sort_ms,
-                st.accumulate_ms, st.reduce_ms);
-  return buf;
-}
-
-std::string pow2(unsigned log) {
-  return "2^" + std::to_string(log);
-}
-
-// The host twin of gpu::fill_random_fr (same splitmix64 stream).
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-Fr host_random_fr(size_t i, uint64_t seed) {
-  const uint64_t base = splitmix64(seed ^ (i * 4));
-  BigInt<4> v;
-  for (int k = 0; k < 4; ++k)
-    v.w[k] = splitmix64(base + k);
-  v.w[3] >>= 2;
-  return Fr::from_mont(v);
-}
-
-// sum_i s_i P_(i mod D) = sum_j (sum_{i = j mod D} s_i) P_j: the CPU check of a tiled MSM.
-template <class Curve>
-Affine<Curve> folded_cpu_msm(const std::vector<Affine<Curve>>& distinct, size_t n, uint64_t seed,
-                             ThreadPool& pool) {
-  const size_t d = distinct.size();
-  std::vector<Fr> folded(d);
-  pool.parallel_for(d, [&](size_t lo, size_t hi) {
-    for (size_t j = lo; j < hi; ++j)
-      for (size_t i = j; i < n; i += d)
-        folded[j] += host_random_fr(i, seed);
-  });
-  const size_t used = std::min(n, d);
-  return msm_pippenger<Curve>(std::span(distinct).first(used), std::span(folded).first(used), pool)
-      .to_affine();
 }
 
 // Field products and curve additions against the measured ceilings (gpu-anchors.md).
@@ -412,7 +370,11 @@ void zkey_rows(const KernelsOptions& o, std::vector<Row>& rows, ThreadPool& pool
 }  // namespace
 
 bool KernelsOptions::runs(const std::string& section) const {
-  return only.empty() || std::find(only.begin(), only.end(), section) != only.end();
+  return only.empty() || names(section);
+}
+
+bool KernelsOptions::names(const std::string& section) const {
+  return std::find(only.begin(), only.end(), section) != only.end();
 }
 
 int run_kernels(const KernelsOptions& o) {
@@ -437,9 +399,13 @@ int run_kernels(const KernelsOptions& o) {
     prove_rows(o, rows, pool);
     zkey_rows(o, rows, pool);
   }
+  // Opt-in: 40+ GB of device memory and its own table (a visit's tools/gpu-32g-run.sh msm-split).
+  if (o.names("msm-chunks")) failed += run_msm_chunk_rows(o, pool);
 
-  std::printf(
-      "\n| kernel | size | ms (median) | sppark ms | ratio | notes |\n|---|---|---|---|---|---|\n");
+  if (!rows.empty()) {  // (arith and msm-chunks print their own tables)
+    std::printf("\n| kernel | size | ms (median) | sppark ms | ratio | notes |\n");
+    std::printf("|---|---|---|---|---|---|\n");
+  }
   for (const Row& r : rows) {
     char anchor[32] = "-", ratio[32] = "-";
     if (r.sppark_ms > 0) {

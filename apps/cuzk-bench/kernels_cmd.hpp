@@ -4,6 +4,10 @@
 #include <string>
 #include <vector>
 
+namespace cuzk {
+class ThreadPool;
+}
+
 namespace cuzk::bench {
 
 struct KernelsOptions {
@@ -19,12 +23,25 @@ struct KernelsOptions {
   unsigned table_max_copies = 0;  // cap on the copies (0: as many as fit)
   std::string zkey, wtns;         // optional circom fixture for the zkey prove rows
   std::vector<std::string> only;  // sections timed (arith, ntt, g1, g2, prove); empty: all
+  // The capped H MSM's shape (msm_chunk_rows.cpp), timed only when `only` names msm-chunks:
+  // 2^msm_chunks_log scalars through MsmAccumulator in chunks of 2^k for k in msm_chunk_logs.
+  unsigned msm_chunks_log = 27;
+  std::vector<unsigned> msm_chunk_logs = {24, 25};
+  // Instead of the rows: one accumulator pass over the first chunk size's first two chunks, the
+  // second chunk's kernels and the reduction between cudaProfilerStart / Stop (for `ncu
+  // --profile-from-start off`).
+  bool msm_chunks_profile = false;
   bool runs(const std::string& section) const;
+  bool names(const std::string& section) const;  // `only` names it (opt-in sections)
 };
 
 // The small-size checks of every kernel against its CPU twin; prints one line per check and
 // returns the number of mismatches.
 int run_kernel_checks(unsigned threads);
+
+// The msm-chunks rows (or, with msm_chunks_profile, the profiled pass); prints their table and
+// returns the number of results that differ from the CPU's.
+int run_msm_chunk_rows(const KernelsOptions& o, ThreadPool& pool);
 
 int run_kernels(const KernelsOptions& o);
 

@@ -45,8 +45,18 @@ int main(int argc, char** argv) {
                  "At most this many copies in those rows (default 0: as many as fit)");
   kc->add_option("--zkey", k.zkey, "circom fixture .zkey for the zkey prove rows");
   kc->add_option("--wtns", k.wtns, "circom fixture .wtns for the zkey prove rows");
-  kc->add_option("--only", k.only, "Sections to time: arith, ntt, g1, g2, prove (default: all)")
-      ->check(CLI::IsMember({"arith", "ntt", "g1", "g2", "prove"}));
+  kc->add_option("--only", k.only,
+                 "Sections to time: arith, ntt, g1, g2, prove (default: all), msm-chunks (only "
+                 "when named)")
+      ->check(CLI::IsMember({"arith", "ntt", "g1", "g2", "prove", "msm-chunks"}));
+  kc->add_option("--msm-chunks-log", k.msm_chunks_log,
+                 "msm-chunks: log2 of the scalars of the chunked G1 MSM (default 27, a 32 GiB "
+                 "PoRep partition's H)");
+  kc->add_option("--msm-chunk-logs", k.msm_chunk_logs,
+                 "msm-chunks: log2 chunk sizes through MsmAccumulator (default 24 25)");
+  kc->add_flag("--msm-chunks-profile", k.msm_chunks_profile,
+               "msm-chunks: only one pass, the second chunk and the reduction between "
+               "cudaProfilerStart/Stop (run under ncu --profile-from-start off)");
 #endif
 
   try {

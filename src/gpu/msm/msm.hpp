@@ -157,7 +157,10 @@ class MsmAccumulator {
   // The sum of every chunk added; the accumulator is empty again afterwards.
   Jacobian<Curve> sum();
 
-  // Scalars, ones and Pippenger counts and phase times over the chunks added so far.
+  // Counts and phase times summed over every chunk added since construction (sum() does not
+  // reset them): sort_ms and accumulate_ms add up the chunks', reduce_ms is sum()'s; max_tasks is
+  // the largest chunk's, radix_sorted the last one's. Each chunk's 0/1 classification and batch
+  // addition are in none of the three phases (a caller's total minus them is those and the waits).
   const MsmStats& stats() const { return stats_; }
 
  private:
