@@ -84,7 +84,7 @@ void Engine::Impl::start() {
   // prepared by the synthesis worker that takes them.
   {
     std::lock_guard<std::mutex> lock(mu);
-    idle_preparers = 1;  // before any worker can hand it a task
+    idle_preparers = 1;  // before any worker leaves a preparation to it
   }
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
     history.declare_lane("synth:" + std::to_string(i), "synthesis");
@@ -106,14 +106,7 @@ void Engine::Impl::stop_threads() {
   queue_cv.notify_all();
   for (auto& t : synth_threads)
     if (t.joinable()) t.join();
-  // Only now: a synthesis worker may hand a prepare task over until it leaves (it leaves once
-  // every job is final, so the queue is empty by then).
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    preparers_stop = true;
-  }
-  prepare_cv.notify_all();
-  for (auto& t : prepare_threads)
+  for (auto& t : prepare_threads)  // it leaves, as the workers do, once every job is final
     if (t.joinable()) t.join();
   queue_cv.notify_all();
   for (auto& w : provers)
