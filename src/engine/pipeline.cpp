@@ -60,6 +60,11 @@ void Engine::Impl::start() {
       w->backend = config.fake_devices.make
                        ? config.fake_devices.make(kind, *w->pool)
                        : groth16::make_backend(kind, *w->pool, nullptr, config.gpu_memory_limit);
+      // The host memory it keeps page-locked between proofs (the recorded matrices' copy a
+      // capped device streams from: 5.9 GB at 32 GiB PoRep) comes out of the engine's budget;
+      // refused, the backend stages instead. Never waits: a prover must not block on memory.
+      w->backend->set_host_admission({[this](uint64_t bytes) { return budget.try_reserve(bytes); },
+                                      [this](uint64_t bytes) { budget.release(bytes); }});
       metrics.set("cuzk_prover_in_rotation", {{"worker", kind}}, 1);
       metrics.set("cuzk_gpu_memory_limit_bytes", {{"gpu", kind}},
                   static_cast<double>(config.gpu_memory_limit));
