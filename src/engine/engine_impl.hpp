@@ -69,7 +69,7 @@ struct Engine::Impl {
   EventHistory history{started_at};  // the workers' recent spans and finished jobs
 
   mutable std::mutex mu;
-  std::condition_variable work_cv;   // synthesis workers: a task or a batch deadline
+  std::condition_variable work_cv;   // synthesis workers, preparer: a task or a batch deadline
   std::condition_variable done_cv;   // awaiters: a job became final
   std::condition_variable queue_cv;  // prover queue: item pushed / popped
   JobTable jobs;
@@ -90,14 +90,12 @@ struct Engine::Impl {
   std::vector<std::thread> synth_threads;
   static constexpr const char* kCriticalLane = "synth:critical";
   bool critical_lane_busy = false;  // mu
-  // Preparation (parse, then parameters: a 47 GB load takes a minute) runs on its own threads
-  // when one is idle, so that a loading job does not hold a synthesis worker: on the H200 a
-  // CRITICAL WinningPoSt waited 58.6 s behind two PoRep jobs' parameter load when it did. The
-  // queue of prepare tasks is declared after Task, below.
+  // Preparation (parse, then parameters: a 47 GB load takes a minute) runs on its own thread,
+  // which takes its jobs from the scheduler, so that a loading job does not hold a synthesis
+  // worker: on the H200 a CRITICAL WinningPoSt waited 58.6 s behind two PoRep jobs' parameter
+  // load when it did.
   std::vector<std::thread> prepare_threads;
-  std::condition_variable prepare_cv;
   unsigned idle_preparers = 0;  // mu
-  bool preparers_stop = false;  // mu: set once the synthesis workers are gone
   std::vector<std::unique_ptr<ProverWorker>> provers;
   bool gpu_provers = false;  // every prover is a device (set once in start())
   // Set once in start() when backend "gpu" found no device: no prover runs, submissions are
@@ -144,7 +142,6 @@ struct Engine::Impl {
     uint64_t payload_bytes = 0;
     PartitionTicket ticket;  // a partition: its place in the pipeline
   };
-  std::deque<Task> prepare_queue;  // mu
 
   // ---- pipeline.cpp: the stages' threads ----
   void start();
@@ -158,8 +155,9 @@ struct Engine::Impl {
   void run_prepare(Task& task);
 
   // ---- synthesizer.cpp ----
-  bool next_task(Task* task, std::optional<Clock::time_point>* deadline,
-                 Scheduler::Take take);  // mu
+  // The scheduler's next task for a lane, with the lookahead's partition room (caller holds mu).
+  bool next_task(Task* task, std::optional<Clock::time_point>* deadline, Scheduler::Take take,
+                 Scheduler::Preparations preparations);
   // A synthesis worker on `lane` ("synth:<n>"), or the critical lane.
   void synthesis_loop(const std::string& lane, bool critical_lane);
   ThreadPool& pool_for(const Job& job);  // critical_pool for CRITICAL jobs, else pool

@@ -60,6 +60,11 @@ void Engine::Impl::start() {
       w->backend = config.fake_devices.make
                        ? config.fake_devices.make(kind, *w->pool)
                        : groth16::make_backend(kind, *w->pool, nullptr, config.gpu_memory_limit);
+      // The host memory it keeps page-locked between proofs (the recorded matrices' copy a
+      // capped device streams from: 5.9 GB at 32 GiB PoRep) comes out of the engine's budget;
+      // refused, the backend stages instead. Never waits: a prover must not block on memory.
+      w->backend->set_host_admission({[this](uint64_t bytes) { return budget.try_reserve(bytes); },
+                                      [this](uint64_t bytes) { budget.release(bytes); }});
       metrics.set("cuzk_prover_in_rotation", {{"worker", kind}}, 1);
       metrics.set("cuzk_gpu_memory_limit_bytes", {{"gpu", kind}},
                   static_cast<double>(config.gpu_memory_limit));
@@ -84,7 +89,7 @@ void Engine::Impl::start() {
   // prepared by the synthesis worker that takes them.
   {
     std::lock_guard<std::mutex> lock(mu);
-    idle_preparers = 1;  // before any worker can hand it a task
+    idle_preparers = 1;  // before any worker leaves a preparation to it
   }
   for (unsigned i = 0; i < std::max(1u, config.synthesis_workers); ++i)
     history.declare_lane("synth:" + std::to_string(i), "synthesis");
@@ -106,14 +111,7 @@ void Engine::Impl::stop_threads() {
   queue_cv.notify_all();
   for (auto& t : synth_threads)
     if (t.joinable()) t.join();
-  // Only now: a synthesis worker may hand a prepare task over until it leaves (it leaves once
-  // every job is final, so the queue is empty by then).
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    preparers_stop = true;
-  }
-  prepare_cv.notify_all();
-  for (auto& t : prepare_threads)
+  for (auto& t : prepare_threads)  // it leaves, as the workers do, once every job is final
     if (t.joinable()) t.join();
   queue_cv.notify_all();
   for (auto& w : provers)

@@ -1,10 +1,13 @@
 // The preparer stage: a released job's payload read back from the spool if it waits there,
 // parsed by its proof kind's handler (its memory reserved first), its parameters acquired from
 // the SRS manager, and the prepared job's bytes reserved; then the job is kPrepared and its
-// partitions go to the synthesizer (synthesizer.cpp). Run by the preparer thread
-// (prepare_loop), or by a synthesis worker for a CRITICAL job or while the preparer is busy.
+// partitions go to the synthesizer (synthesizer.cpp). Run by the preparer thread, which takes
+// its jobs from the scheduler (prepare_loop), or by a synthesis worker for a CRITICAL job or a
+// higher-priority one while the preparer is busy.
+#include <chrono>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -25,11 +28,23 @@ constexpr uint64_t kParseFactor = 8;
 void Engine::Impl::prepare_loop() {
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {  // idle_preparers counts this thread from start() on, and whenever it waits here
-    prepare_cv.wait(lock, [this] { return !prepare_queue.empty() || preparers_stop; });
-    if (prepare_queue.empty()) return;  // preparers_stop
+    Task task;
+    std::optional<Clock::time_point> deadline;
+    while (!next_task(&task, &deadline, Scheduler::Take::kAllButCritical,
+                      Scheduler::Preparations::kOnly)) {
+      if (stopping && scheduler.empty()) {
+        --idle_preparers;  // gone: a worker prepares what is left
+        work_cv.notify_all();
+        return;
+      }
+      if (deadline) {
+        work_cv.wait_until(lock, *deadline);
+      } else {
+        work_cv.wait_for(lock, std::chrono::milliseconds(200));
+      }
+      deadline.reset();
+    }
     --idle_preparers;
-    Task task = std::move(prepare_queue.front());
-    prepare_queue.pop_front();
     lock.unlock();
     {
       auto span = history.open("prepare", *task.job, -1, "prepare");

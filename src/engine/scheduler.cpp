@@ -95,7 +95,13 @@ bool Scheduler::takes(Take take, const Job& j) {
   return take == Take::kAny || (take == Take::kCriticalOnly) == critical;
 }
 
-std::shared_ptr<Job> Scheduler::best_released(bool partition_room, Take take) const {
+bool Scheduler::takes_preparation(Preparations preparations, const Job& j) {
+  return preparations != Preparations::kLeave ||
+         j.priority == effective_priority(Priority::kCritical);
+}
+
+std::shared_ptr<Job> Scheduler::best_released(bool partition_room, Take take,
+                                              Preparations preparations) const {
   const int critical = effective_priority(Priority::kCritical);
   std::shared_ptr<Job> best;
   for (const auto& j : released_) {
@@ -103,7 +109,7 @@ std::shared_ptr<Job> Scheduler::best_released(bool partition_room, Take take) co
     const bool prepared = j->stage == JobStage::kPrepared;
     if (prepared && j->next_partition >= j->partitions) continue;
     if (prepared && !partition_room && j->priority != critical) continue;
-    if (!prepared && !may_start(*j)) continue;
+    if (!prepared && (!may_start(*j) || !takes_preparation(preparations, *j))) continue;
     if (!best || j->priority > best->priority ||
         (j->priority == best->priority && j->release_seq < best->release_seq)) {
       best = j;
@@ -114,15 +120,20 @@ std::shared_ptr<Job> Scheduler::best_released(bool partition_room, Take take) co
 
 std::optional<Scheduler::Next> Scheduler::next(Clock::time_point now, bool stopping,
                                                std::optional<Clock::time_point>* deadline,
-                                               bool partition_room, Take take) {
-  std::shared_ptr<Job> job = best_released(partition_room, take);
-  // A group is released only for a worker that takes it (releasing it early would end its
+                                               bool partition_room, Take take,
+                                               Preparations preparations) {
+  std::shared_ptr<Job> job = best_released(partition_room, take, preparations);
+  // A group is released only for a caller that takes it (releasing it early would end its
   // batch collection and its place in the sort_by_type order).
   const std::shared_ptr<Job> head = pending_head();
-  if (head && takes(take, *head) && (!job || head->priority > job->priority) && may_start(*head)) {
-    if (try_release(now, stopping, deadline)) job = best_released(partition_room, take);
+  if (head && takes(take, *head) && takes_preparation(preparations, *head) &&
+      (!job || head->priority > job->priority) && may_start(*head)) {
+    if (try_release(now, stopping, deadline))
+      job = best_released(partition_room, take, preparations);
   }
   if (!job) return std::nullopt;
+  // The preparer takes no partition, and leaves the jobs behind one a worker would take first.
+  if (preparations == Preparations::kOnly && job->stage == JobStage::kPrepared) return std::nullopt;
   Next n{job, false, 0};
   if (job->stage != JobStage::kPrepared) {
     advance(*job, JobStage::kPreparing);

@@ -44,6 +44,13 @@ class Scheduler {
   // `take` limits the work to CRITICAL jobs (the engine's critical lane) or to the others; a
   // pending group is released only for a caller that takes it.
   enum class Take { kAny, kCriticalOnly, kAllButCritical };
+  // The preparations a caller takes of jobs below CRITICAL (a CRITICAL job is prepared by the
+  // worker that takes it): kTake, as a partition; kLeave, none (a synthesis worker while the
+  // preparer is idle: it takes them itself); kOnly, the preparer's: nothing else, and a job
+  // only when its preparation is what a worker would take next, so that jobs start at the
+  // pace the partitions leave (a job ahead with partitions to hand out keeps the next one
+  // waiting, as before the preparer pulled its own work).
+  enum class Preparations { kTake, kLeave, kOnly };
   struct Next {
     std::shared_ptr<Job> job;
     bool prepare = false;
@@ -51,7 +58,7 @@ class Scheduler {
   };
   std::optional<Next> next(Clock::time_point now, bool stopping,
                            std::optional<Clock::time_point>* deadline, bool partition_room = true,
-                           Take take = Take::kAny);
+                           Take take = Take::kAny, Preparations preparations = Preparations::kTake);
 
   // Forgets a job that became final (pending or released).
   void remove(const std::shared_ptr<Job>& job);
@@ -66,8 +73,10 @@ class Scheduler {
   bool try_release(Clock::time_point now, bool stopping,
                    std::optional<Clock::time_point>* deadline);
   bool may_start(const Job& j) const;
-  std::shared_ptr<Job> best_released(bool partition_room, Take take) const;
+  std::shared_ptr<Job> best_released(bool partition_room, Take take,
+                                     Preparations preparations) const;
   static bool takes(Take take, const Job& j);
+  static bool takes_preparation(Preparations preparations, const Job& j);
 
   Options o_;
   std::vector<std::shared_ptr<Job>> pending_;   // submitted, not released (any order)

@@ -1,7 +1,7 @@
 // The synthesizer stage: the synthesis workers and the critical lane take work from the
-// scheduler (next_task): a job to prepare, which goes to the preparer when it is idle
-// (preparer.cpp), or a partition, which they synthesize into the prover queue with its
-// PartitionTicket (run_partition); the prover pool takes it from there (prover_worker.cpp).
+// scheduler (next_task): a partition, which they synthesize into the prover queue with its
+// PartitionTicket (run_partition; the prover pool takes it from there, prover_worker.cpp), or a
+// job to prepare that the preparer cannot take now (CRITICAL, or the preparer busy).
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -15,18 +15,24 @@
 namespace cuzk::engine {
 
 bool Engine::Impl::next_task(Task* task, std::optional<Clock::time_point>* deadline,
-                             Scheduler::Take take) {
+                             Scheduler::Take take, Scheduler::Preparations preparations) {
   // As many partitions ahead of the provers as before workers stopped waiting on a full queue
   // (the lookahead queued plus one held by each worker), but none of them held by a worker.
   const size_t ahead =
       std::max(1u, config.synthesis_lookahead) + std::max(1u, config.synthesis_workers);
-  const auto next = scheduler.next(Clock::now(), stopping, deadline,
-                                   prover_queue.size() + partitions_synthesizing < ahead, take);
+  const auto next =
+      scheduler.next(Clock::now(), stopping, deadline,
+                     prover_queue.size() + partitions_synthesizing < ahead, take, preparations);
   if (!next) return false;
   task->job = next->job;
   task->prepare = next->prepare;
   if (!next->prepare) {
     task->ticket = PartitionTicket(next->job, next->partition, &partitions_synthesizing);
+    // The job's last partition handed out, or the lookahead full: what the preparer waits for
+    // to start the next job (Scheduler::Preparations::kOnly).
+    const bool last = next->job->next_partition >= next->job->partitions;
+    if (idle_preparers > 0 && (last || prover_queue.size() + partitions_synthesizing >= ahead))
+      work_cv.notify_all();
   } else {
     task->request = std::move(next->job->request);
     task->spool_file = std::exchange(next->job->spool_file, {});
@@ -46,11 +52,17 @@ void Engine::Impl::synthesis_loop(const std::string& lane, bool critical_lane) {
     if (critical_lane) return Scheduler::Take::kCriticalOnly;
     return critical_lane_busy ? Scheduler::Take::kAny : Scheduler::Take::kAllButCritical;
   };
+  // Jobs below CRITICAL are prepared by the preparer while it is idle (it takes them from the
+  // scheduler itself); while it is busy a worker prepares a higher-priority one it takes.
+  const auto preparations = [&] {
+    return critical_lane || idle_preparers == 0 ? Scheduler::Preparations::kTake
+                                                : Scheduler::Preparations::kLeave;
+  };
   std::unique_lock<std::mutex> lock(mu);
   for (;;) {
     Task task;
     std::optional<Clock::time_point> deadline;
-    while (!next_task(&task, &deadline, take())) {
+    while (!next_task(&task, &deadline, take(), preparations())) {
       if (stopping && scheduler.empty()) return;
       if (deadline) {
         work_cv.wait_until(lock, *deadline);
@@ -59,14 +71,6 @@ void Engine::Impl::synthesis_loop(const std::string& lane, bool critical_lane) {
       }
       deadline.reset();
     }
-    // A CRITICAL job is prepared here, next (nothing ranks above it); any other goes to an idle
-    // preparer, and this worker goes on with partitions meanwhile.
-    if (task.prepare && task.job->priority != effective_priority(Priority::kCritical) &&
-        idle_preparers > prepare_queue.size()) {
-      prepare_queue.push_back(std::move(task));  // an idle preparer takes it at once
-      prepare_cv.notify_one();
-      continue;
-    }
     if (critical_lane) {
       critical_lane_busy = true;
       work_cv.notify_all();  // another CRITICAL task waiting may go to another worker now
@@ -74,7 +78,7 @@ void Engine::Impl::synthesis_loop(const std::string& lane, bool critical_lane) {
     lock.unlock();
     if (task.prepare) {
       auto span = history.open(lane, *task.job, -1, "prepare");
-      run_prepare(task);  // CRITICAL, or the preparer is busy: this worker prepares
+      run_prepare(task);  // CRITICAL (nothing ranks above it), or the preparer is busy
       span.succeeded();
     } else {
       run_partition(std::move(task.ticket), lane);

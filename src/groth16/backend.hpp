@@ -15,10 +15,13 @@
 // (groth16/snarkjs_prover.hpp), whose H and assembly differ from bellperson's.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cs/density.hpp"
@@ -129,6 +132,50 @@ struct DeviceHolding {
   uint64_t pinned_host_bytes = 0;
 };
 
+// Host memory a backend would keep for itself between proofs, beyond a proof's working set (a
+// page-locked copy it streams from), admitted by its owner's memory budget: the backend asks
+// before it keeps the bytes and, refused, does without them (it stages instead). Empty: every
+// request is admitted (the tools and the serial driver own no budget).
+struct HostAdmission {
+  std::function<bool(uint64_t)> admit;
+  std::function<void(uint64_t)> release;
+};
+
+// Bytes a HostAdmission admitted, given back when this is reset or destroyed (move-only).
+class AdmittedHostBytes {
+ public:
+  AdmittedHostBytes() = default;
+  AdmittedHostBytes(AdmittedHostBytes&& o) noexcept
+      : release_(std::move(o.release_)), bytes_(std::exchange(o.bytes_, 0)) {}
+  AdmittedHostBytes& operator=(AdmittedHostBytes&& o) noexcept {
+    if (this != &o) {
+      reset();
+      release_ = std::move(o.release_);
+      bytes_ = std::exchange(o.bytes_, 0);
+    }
+    return *this;
+  }
+  ~AdmittedHostBytes() { reset(); }
+  // Asks `a` for `bytes` (what this held before goes back first); false, holding nothing, when
+  // refused.
+  bool admit(const HostAdmission& a, uint64_t bytes) {
+    reset();
+    if (a.admit && !a.admit(bytes)) return false;
+    release_ = a.release;
+    bytes_ = bytes;
+    return true;
+  }
+  void reset() {
+    if (bytes_ != 0 && release_) release_(bytes_);
+    bytes_ = 0;
+  }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  std::function<void(uint64_t)> release_;
+  uint64_t bytes_ = 0;
+};
+
 class ProverBackend {
  public:
   virtual ~ProverBackend() = default;
@@ -155,6 +202,9 @@ class ProverBackend {
   // After a proof: what of its parameter set stays on the device (DeviceHolding); nullopt from
   // a backend that does not say (the engine then takes the whole set to be there).
   virtual std::optional<DeviceHolding> device_holding() { return std::nullopt; }
+  // Where the host memory it keeps between proofs is admitted (DeviceHolding::pinned_host_bytes
+  // says what it holds); a backend that keeps none ignores it.
+  virtual void set_host_admission(HostAdmission) {}
 
   // How many partitions shaped like `in` this backend proves best as one batch (prove_front,
   // then aux_msm); 1: one at a time through prove(), nothing to gain by batching.

@@ -260,5 +260,58 @@ TEST(EngineDevices, AStreamingDeviceLeavesTheSrsWarmAndItsMeterShowsThePartItKee
   }
 }
 
+// The page-locked copy a capped device keeps between proofs comes out of the engine's memory
+// budget (issue 30: "counted in the memory budget"): admitted, the budget's use grows by it and
+// the status page shows it; with no room for it the device does without (GpuBackend stages the
+// matrices instead) and the job still completes. Dropping the device's caches gives it back.
+TEST(EngineDevices, ThePinnedCopyADeviceKeepsComesOutOfTheMemoryBudget) {
+  constexpr uint64_t kBudget = 64ull << 20;
+  struct Run {
+    uint64_t in_use = 0, pinned = 0;
+  };
+  const auto run = [&](uint64_t keeps) {
+    TempDir dir{"engine-pinned"};
+    SynthesisLog synthesis;
+    DeviceLog devices;
+    std::atomic<bool> broken{false};
+    EngineConfig c;
+    c.threads = 1;
+    c.synthesis_workers = 1;
+    c.memory_budget_bytes = kBudget;
+    c.pce_dir = dir.path() / "pce";
+    c.fake_devices.names = {"gpu:0"};
+    c.fake_devices.make = [&](const std::string& name, ThreadPool& pool) {
+      auto d = std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &broken);
+      d->holding = groth16::DeviceHolding{1, true, 0};
+      d->keeps_pinned = keeps;
+      return d;
+    };
+    Engine engine(std::move(c), std::vector<std::shared_ptr<const CircuitHandler>>{
+                                    std::make_shared<FakeHandler>(dir.path(), &synthesis)});
+    ProofRequest r;
+    r.kind = ProofKind::kWinningPost;
+    r.sector_size = 1;
+    const std::string payload = "2,0";
+    r.vanilla_proof.assign(payload.begin(), payload.end());
+    const auto result = engine.await(engine.submit(std::move(r)).job_id, 120s);
+    EXPECT_TRUE(result.has_value() && result->state == JobState::kCompleted)
+        << (result ? result->error_message : "no result");
+    Run out;
+    out.in_use = engine.status().memory_in_use_bytes;
+    const EngineActivity a = engine.activity(60);
+    EXPECT_EQ(a.devices.size(), 1u);
+    if (!a.devices.empty()) out.pinned = a.devices[0].pinned_host_bytes;
+    return out;
+  };
+  const Run none = run(0);
+  EXPECT_EQ(none.pinned, 0u);
+  const Run kept = run(1ull << 20);  // fits beside the parameters and the payload share
+  EXPECT_EQ(kept.pinned, 1ull << 20);
+  EXPECT_EQ(kept.in_use, none.in_use + (1ull << 20));
+  const Run refused = run(kBudget);  // can never fit: the device does without it
+  EXPECT_EQ(refused.pinned, 0u);
+  EXPECT_EQ(refused.in_use, none.in_use);
+}
+
 }  // namespace
 }  // namespace cuzk::engine::test

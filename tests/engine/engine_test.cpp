@@ -175,15 +175,17 @@ TEST(EnginePce, WithNoDirectoryAtAllTheRecordingStaysInMemory) {
 
 TEST(Engine, HigherPriorityFirstFifoWithinALevel) {
   Harness h;
-  const auto a = h.submit("A", "1,0 synthesis=A");
-  ASSERT_TRUE(h.gates.wait_arrived("A/0"));  // the only worker holds A while the rest arrive
+  // The only worker holds A/0 while the rest arrive, and A keeps a partition to hand out, so
+  // the preparer starts none of them either.
+  const auto a = h.submit("A", "2,0 synthesis=A");
+  ASSERT_TRUE(h.gates.wait_arrived("A/0"));
   std::vector<std::string> ids;
   ids.push_back(h.submit("B", "1,0", Priority::kLow).job_id);
   ids.push_back(h.submit("C", "1,0", Priority::kNormal).job_id);
   ids.push_back(h.submit("C2", "1,0", Priority::kUnspecified).job_id);  // NORMAL
   ids.push_back(h.submit("D", "1,0", Priority::kCritical).job_id);
   ids.push_back(h.submit("E", "1,0", Priority::kHigh).job_id);
-  h.gates.open("A/0");
+  h.gates.open_all();
   EXPECT_EQ(h.wait(a.job_id).state, JobState::kCompleted);
   for (const auto& id : ids)
     EXPECT_EQ(h.wait(id).state, JobState::kCompleted);
@@ -192,8 +194,12 @@ TEST(Engine, HigherPriorityFirstFifoWithinALevel) {
 
 TEST(Engine, QueuePositionCountsJobsAheadAtTheSameOrHigherPriority) {
   Harness h;
-  h.submit("A", "1,0 synthesis=A");
+  // The only worker holds A/0 and the preparer holds H (HIGH, so it starts before A's second
+  // partition): nothing submitted below starts while they are held.
+  h.submit("A", "2,0 synthesis=A");
   ASSERT_TRUE(h.gates.wait_arrived("A/0"));
+  h.submit("H", "1,0 prepare=H", Priority::kHigh);
+  ASSERT_TRUE(h.gates.wait_arrived("H"));
   EXPECT_EQ(h.submit("B", "1,0", Priority::kLow).queue_position, 0u);
   EXPECT_EQ(h.submit("C", "1,0", Priority::kHigh).queue_position, 0u);
   EXPECT_EQ(h.submit("D", "1,0", Priority::kNormal).queue_position, 1u);  // C
@@ -220,13 +226,14 @@ TEST(Engine, PartialBatchReleasedAfterTheWait) {
   c.max_batch_size = 4;
   c.max_batch_wait_ms = 300;
   Harness h(c);
-  // The only worker is held by a job of another circuit while a and b arrive: neither can be
-  // released before both are there, however slowly this thread runs.
-  const auto blocker = h.submit("blocker", "1,0 synthesis=blocker", Priority::kNormal, 2);
+  // The only worker is held by a job of another circuit, with a partition left to hand out,
+  // while a and b arrive: neither can be released before both are there, however slowly this
+  // thread runs.
+  const auto blocker = h.submit("blocker", "2,0 synthesis=blocker", Priority::kNormal, 2);
   ASSERT_TRUE(h.gates.wait_arrived("blocker/0"));
   const auto a = h.submit("a", "1,0");
   const auto b = h.submit("b", "1,0");
-  h.gates.open("blocker/0");
+  h.gates.open_all();
   for (const auto& id : {a.job_id, b.job_id}) {
     const JobResult r = h.wait(id);
     EXPECT_EQ(r.state, JobState::kCompleted);
@@ -256,14 +263,16 @@ TEST(Engine, SortByTypeKeepsTheLoadedCircuitTogether) {
     EngineConfig c = Harness::base_config();
     c.sort_by_type = sort;
     Harness h(c);
-    const auto a = h.submit("A", "1,0 synthesis=A", Priority::kNormal, 1);
+    // A keeps a partition to hand out while the only worker is held in A/0: the four jobs
+    // behind it all wait, and the order is the scheduler's, not their arrival's.
+    const auto a = h.submit("A", "2,0 synthesis=A", Priority::kNormal, 1);
     ASSERT_TRUE(h.gates.wait_arrived("A/0"));
     std::vector<std::string> ids;
     ids.push_back(h.submit("Y1", "1,0", Priority::kNormal, 2).job_id);
     ids.push_back(h.submit("X2", "1,0", Priority::kNormal, 1).job_id);
     ids.push_back(h.submit("Y2", "1,0", Priority::kNormal, 2).job_id);
     ids.push_back(h.submit("X3", "1,0", Priority::kNormal, 1).job_id);
-    h.gates.open("A/0");
+    h.gates.open_all();
     h.wait(a.job_id);
     for (const auto& id : ids)
       EXPECT_EQ(h.wait(id).state, JobState::kCompleted);
@@ -276,14 +285,16 @@ TEST(Engine, SortByTypeKeepsTheLoadedCircuitTogether) {
 
 TEST(Engine, CancelPendingJob) {
   Harness h;
-  const auto a = h.submit("A", "1,0 synthesis=A");
+  // A keeps a partition to hand out while the only worker is held in A/0, so B stays pending:
+  // the preparer starts the next job once the one ahead has handed out its partitions.
+  const auto a = h.submit("A", "2,0 synthesis=A");
   ASSERT_TRUE(h.gates.wait_arrived("A/0"));
   const auto b = h.submit("B", "1,0");
   const CancelResult c = h.engine->cancel(b.job_id);
   EXPECT_TRUE(c.found);
   EXPECT_FALSE(c.was_running);
   EXPECT_EQ(h.wait(b.job_id).state, JobState::kCancelled);
-  h.gates.open("A/0");
+  h.gates.open_all();
   EXPECT_EQ(h.wait(a.job_id).state, JobState::kCompleted);
   EXPECT_EQ(h.first_partitions(), std::vector<std::string>{"A"});
   EXPECT_FALSE(h.engine->cancel("job-unknown").found);
@@ -441,7 +452,9 @@ TEST(Engine, QueuedPayloadsBeyondTheirShareWaitOnDiskAndComeBack) {
   c.spool_dir = spool.path();
   c.memory_budget_bytes = 4 << 20;  // a 256 KiB share for queued payloads
   Harness h(c);
-  const auto blocker = h.submit("blocker", "1,0 synthesis=blocker");
+  // The blocker keeps a partition to hand out while the only worker is held in its first, so
+  // no job behind it starts (or reads its payload back) until the gates open.
+  const auto blocker = h.submit("blocker", "2,0 synthesis=blocker");
   ASSERT_TRUE(h.gates.wait_arrived("blocker/0"));
   // 40 KiB payloads (the fake parser reads the leading "P,M"): 6 fit the share, 14 spill.
   std::vector<std::string> ids;
@@ -455,7 +468,7 @@ TEST(Engine, QueuedPayloadsBeyondTheirShareWaitOnDiskAndComeBack) {
     files += e.path().extension() == ".payload";
   EXPECT_EQ(files, 14u);
   EXPECT_TRUE(h.engine->cancel(ids[19]).found);  // a spooled job cancelled before it runs
-  h.gates.open("blocker/0");
+  h.gates.open_all();
   for (int i = 0; i < 19; ++i)
     EXPECT_EQ(h.wait(ids[i]).state, JobState::kCompleted) << i;
   EXPECT_EQ(h.wait(ids[19]).state, JobState::kCancelled);

@@ -95,7 +95,17 @@ class FakeDevice final : public groth16::ProverBackend {
   std::string name() const override { return "fake " + name_; }
   // What it says its last proof left on the device (ProverBackend::device_holding).
   std::optional<groth16::DeviceHolding> holding;
-  std::optional<groth16::DeviceHolding> device_holding() override { return holding; }
+  std::optional<groth16::DeviceHolding> device_holding() override {
+    if (!holding || keeps_pinned == 0) return holding;
+    groth16::DeviceHolding h = *holding;
+    h.pinned_host_bytes = pinned_.bytes();
+    return h;
+  }
+  // Host bytes it asks its HostAdmission for at its first proof and keeps until its caches are
+  // dropped, as GpuBackend keeps the matrices' page-locked copy (0: none).
+  uint64_t keeps_pinned = 0;
+  void set_host_admission(groth16::HostAdmission a) override { admission_ = std::move(a); }
+  void drop_caches() override { pinned_.reset(); }
   bool warm_step(const groth16::Parameters&, const groth16::PartitionInput&) override {
     if (warm_ == nullptr || warm_->remaining.load() <= 0) return false;
     warm_->permits.acquire();
@@ -107,6 +117,7 @@ class FakeDevice final : public groth16::ProverBackend {
     if (permits_ != nullptr) permits_->acquire();
     log_->add(name_);
     if (broken_->load()) throw std::runtime_error(name_ + ": an illegal memory access (fake)");
+    if (keeps_pinned != 0 && pinned_.bytes() == 0) pinned_.admit(admission_, keeps_pinned);
     std::this_thread::sleep_for(delay_);
     return cpu_.prove(params, in, rand, timing);
   }
@@ -138,6 +149,8 @@ class FakeDevice final : public groth16::ProverBackend {
   const std::atomic<bool>* broken_;
   ProvePermits* permits_;
   WarmSteps* warm_;
+  groth16::HostAdmission admission_;
+  groth16::AdmittedHostBytes pinned_;
 };
 
 }  // namespace cuzk::engine::test

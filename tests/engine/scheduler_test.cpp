@@ -135,6 +135,65 @@ TEST(Scheduler, WithoutPartitionRoomOnlyPreparationsAndCriticalPartitionsAreHand
   ASSERT_TRUE(n && !n->prepare && n->job == porep && n->partition == 1);
 }
 
+// The preparer pulls its own work (Preparations::kOnly) but at the pace a worker would have:
+// the next job starts once the job ahead has handed out its partitions, or when the lookahead
+// is full; never a partition, never a CRITICAL job. A worker leaves such a preparation to the
+// idle preparer (kLeave) and goes on with partitions, but takes a CRITICAL one.
+TEST(Scheduler, ThePreparerTakesAJobWhenAWorkerWouldPrepareItNext) {
+  using P = Scheduler::Preparations;
+  constexpr auto kAll = Scheduler::Take::kAllButCritical;
+  const auto now = Clock::now();
+  Scheduler s({});
+  const auto a = job("a", Priority::kNormal), b = job("b", Priority::kNormal),
+             w = job("w", Priority::kCritical);
+  s.submit(a);
+  s.submit(b);
+  EXPECT_FALSE(s.next(now, false, nullptr, true, Scheduler::Take::kAny, P::kLeave));
+  EXPECT_EQ(s.pending().size(), 2u);  // a worker that leaves preparations releases nothing
+  auto n = s.next(now, false, nullptr, true, kAll, P::kOnly);
+  ASSERT_TRUE(n && n->prepare && n->job == a);
+  EXPECT_FALSE(s.next(now, false, nullptr, true, kAll, P::kOnly));  // b waits while a prepares
+  advance(*a, JobStage::kPrepared);
+  a->partitions = 2;
+  EXPECT_FALSE(s.next(now, false, nullptr, true, kAll, P::kOnly));  // a's partitions come first
+  n = s.next(now, false, nullptr, true, Scheduler::Take::kAny, P::kLeave);
+  ASSERT_TRUE(n && !n->prepare && n->job == a && n->partition == 0);
+  // The lookahead full: a worker would prepare b now, so the preparer does.
+  n = s.next(now, false, nullptr, false, kAll, P::kOnly);
+  ASSERT_TRUE(n && n->prepare && n->job == b);
+  s.submit(w);
+  EXPECT_FALSE(s.next(now, false, nullptr, false, kAll, P::kOnly));  // not the CRITICAL job
+  n = s.next(now, false, nullptr, true, Scheduler::Take::kAny, P::kLeave);
+  ASSERT_TRUE(n && n->prepare && n->job == w);  // a worker prepares it, preparer idle or not
+  advance(*w, JobStage::kPrepared);
+  w->partitions = 1;
+  n = s.next(now, false, nullptr, true, Scheduler::Take::kAny, P::kLeave);
+  ASSERT_TRUE(n && !n->prepare && n->job == w);
+  n = s.next(now, false, nullptr, true, Scheduler::Take::kAny, P::kLeave);
+  ASSERT_TRUE(n && !n->prepare && n->job == a && n->partition == 1);
+}
+
+// The same pace with room: the next job starts only once the last partition ahead is out.
+TEST(Scheduler, ThePreparerStartsTheNextJobAfterTheLastPartitionAheadIsHandedOut) {
+  using P = Scheduler::Preparations;
+  constexpr auto kAll = Scheduler::Take::kAllButCritical;
+  const auto now = Clock::now();
+  Scheduler s({});
+  const auto a = job("a", Priority::kNormal), b = job("b", Priority::kNormal);
+  s.submit(a);
+  ASSERT_TRUE(s.next(now, false, nullptr, true, kAll, P::kOnly));
+  advance(*a, JobStage::kPrepared);
+  a->partitions = 2;
+  s.submit(b);
+  for (unsigned k = 0; k < 2; ++k) {
+    EXPECT_FALSE(s.next(now, false, nullptr, true, kAll, P::kOnly)) << k;
+    const auto n = s.next(now, false, nullptr, true, Scheduler::Take::kAny, P::kLeave);
+    ASSERT_TRUE(n && n->job == a && n->partition == k);
+  }
+  const auto n = s.next(now, false, nullptr, true, kAll, P::kOnly);
+  ASSERT_TRUE(n && n->prepare && n->job == b);
+}
+
 TEST(Scheduler, QueuePositionCountsJobsAheadAtTheSameOrHigherPriority) {
   Scheduler s({});
   EXPECT_EQ(s.submit(job("a", Priority::kNormal)), 0u);

@@ -55,7 +55,7 @@ struct Stages {
   Engine::Impl::Task next() {
     Engine::Impl::Task t;
     std::lock_guard<std::mutex> lock(m.mu);
-    EXPECT_TRUE(m.next_task(&t, nullptr, Scheduler::Take::kAny));
+    EXPECT_TRUE(m.next_task(&t, nullptr, Scheduler::Take::kAny, Scheduler::Preparations::kTake));
     return t;
   }
   void prepare(const std::shared_ptr<Job>& job) {

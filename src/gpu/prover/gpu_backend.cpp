@@ -95,6 +95,11 @@ void GpuBackend::clear_locked() {
   last_plan_key_.clear();
 }
 
+void GpuBackend::set_host_admission(groth16::HostAdmission a) {
+  std::lock_guard lock(mu_);
+  host_admission_ = std::move(a);
+}
+
 MemoryPlan GpuBackend::last_plan() const {
   std::lock_guard lock(mu_);
   return last_plan_;

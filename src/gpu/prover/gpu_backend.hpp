@@ -62,6 +62,7 @@ class GpuBackend final : public groth16::ProverBackend {
 
   std::string name() const override;
   void drop_caches() override { clear_caches(); }
+  void set_host_admission(groth16::HostAdmission a) override;
   groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
                        const groth16::ProofRandomness& rand,
                        groth16::ProverTiming* timing) override;
@@ -136,10 +137,12 @@ class GpuBackend final : public groth16::ProverBackend {
   // at 32 GiB PoRep), so that their row blocks reach the device at the link's speed with no
   // staging copy through the pinned slots on the pool, once per partition and C twice (H200,
   // 2026-12-05: the 16 GiB chain 0.767 -> 0.651 s a partition). Where the host refuses the
-  // memory or its registration, `bytes` stays empty and the matrices are staged as before.
+  // memory or its registration, or the engine's budget has no room for the copy
+  // (host_admission_), `bytes` stays empty and the matrices are staged as before.
   struct PinnedMatrices {
     const pce::RecordedCircuit* source = nullptr;
     uint64_t fingerprint = 0;
+    groth16::AdmittedHostBytes admitted;  // the budget's share for `bytes`
     RegisteredHostBuffer bytes;
     pce::CsrMatrix a, b, c;
   };
@@ -174,6 +177,7 @@ class GpuBackend final : public groth16::ProverBackend {
   DeviceBuffer<uint64_t> d_given_density_[3];
   DeviceBuffer<unsigned long long> d_flag_;
   BaseStreamer streamer_;
+  groth16::HostAdmission host_admission_;  // the budget pinned_matrices_ asks (mu_)
   PinnedMatrices pinned_matrices_;
   DeviceBuffer<Fr> d_coefficients_, d_inputs_, d_chunk_scalars_;
   DeviceBuffer<uint64_t> d_input_density_, d_section_density_;

@@ -85,15 +85,21 @@ const GpuBackend::PinnedMatrices& GpuBackend::pinned_matrices(const pce::Recorde
   size_t bytes = 0;
   for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c})
     bytes += m->row_ptr.size_bytes() + m->cols.size_bytes() + m->coeffs.size_bytes();
+  const auto staged = [&]() -> const PinnedMatrices& {
+    p.a = rc.a;
+    p.b = rc.b;
+    p.c = rc.c;
+    return p;
+  };
+  // No room in the budget now: staged, and asked again at the next partition (source unset).
+  if (!p.admitted.admit(host_admission_, bytes)) return staged();
   p.source = &rc;
   p.fingerprint = fp;
   try {
     p.bytes = RegisteredHostBuffer(bytes);
   } catch (const std::exception&) {  // std::bad_alloc, or CudaError from the registration
-    p.a = rc.a;
-    p.b = rc.b;
-    p.c = rc.c;
-    return p;
+    p.admitted.reset();
+    return staged();
   }
   uint8_t* at = p.bytes.get();
   const auto copy = [&](const pce::CsrMatrix& from) {
