@@ -218,96 +218,93 @@ TEST(EngineDevices, AnSrsIsHotOnlyWhileADeviceHoldsIt) {
   EXPECT_EQ(tier("fake-1"), SrsTier::kWarm);
 }
 
+// One fake device, gpu:0, whose backend says `holding` after each proof and keeps
+// `keeps_pinned` host bytes from its first proof on; proves a 2-partition job.
+struct OneDevice {
+  TempDir dir{"engine-one-device"};
+  SynthesisLog synthesis;
+  DeviceLog devices;
+  std::atomic<bool> broken{false};
+  std::unique_ptr<Engine> engine;
+
+  OneDevice(groth16::DeviceHolding holding, uint64_t keeps_pinned, uint64_t budget = 0) {
+    EngineConfig c;
+    c.threads = 1;
+    c.synthesis_workers = 1;
+    c.memory_budget_bytes = budget;
+    c.pce_dir = dir.path() / "pce";
+    c.fake_devices.names = {"gpu:0"};
+    c.fake_devices.make = [this, holding, keeps_pinned](const std::string& name, ThreadPool& pool) {
+      auto d = std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &broken);
+      d->holding = holding;
+      d->keeps_pinned = keeps_pinned;
+      return d;
+    };
+    engine = std::make_unique<Engine>(std::move(c),
+                                      std::vector<std::shared_ptr<const CircuitHandler>>{
+                                          std::make_shared<FakeHandler>(dir.path(), &synthesis)});
+  }
+  // Proves the job; false (with the reason added to the test's failures) when it did not.
+  bool prove() {
+    ProofRequest r;
+    r.kind = ProofKind::kWinningPost;
+    r.sector_size = 1;
+    const std::string payload = "2,0";
+    r.vanilla_proof.assign(payload.begin(), payload.end());
+    const auto result = engine->await(engine->submit(std::move(r)).job_id, 120s);
+    EXPECT_TRUE(result.has_value() && result->state == JobState::kCompleted)
+        << (result ? result->error_message : "no result");
+    return result.has_value() && result->state == JobState::kCompleted;
+  }
+  // The device's line on the status page.
+  DeviceUse device() const {
+    const EngineActivity a = engine->activity(60);
+    EXPECT_EQ(a.devices.size(), 1u);
+    return a.devices.empty() ? DeviceUse{} : a.devices[0];
+  }
+};
+
 // A capped card keeps part of the set and streams the rest from the host at each proof: the set
 // is not on the device, so it stays WARM (the host copy serves every proof), and the device's
 // meter shows the part the backend says it keeps. A device that keeps the whole set makes it HOT.
 TEST(EngineDevices, AStreamingDeviceLeavesTheSrsWarmAndItsMeterShowsThePartItKeeps) {
   for (const bool streams : {true, false}) {
     SCOPED_TRACE(streams ? "streams" : "keeps the set");
-    TempDir dir{"engine-holding"};
-    SynthesisLog synthesis;
-    DeviceLog devices;
-    std::atomic<bool> broken{false};
     constexpr uint64_t kKept = 123456, kPinned = 654321;
-    EngineConfig c;
-    c.threads = 1;
-    c.synthesis_workers = 1;
-    c.pce_dir = dir.path() / "pce";
-    c.fake_devices.names = {"gpu:0"};
-    c.fake_devices.make = [&](const std::string& name, ThreadPool& pool) {
-      auto d = std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &broken);
-      d->holding = groth16::DeviceHolding{kKept, streams, streams ? kPinned : 0};
-      return d;
-    };
-    Engine engine(std::move(c), std::vector<std::shared_ptr<const CircuitHandler>>{
-                                    std::make_shared<FakeHandler>(dir.path(), &synthesis)});
-    ProofRequest r;
-    r.kind = ProofKind::kWinningPost;
-    r.sector_size = 1;
-    const std::string payload = "2,0";
-    r.vanilla_proof.assign(payload.begin(), payload.end());
-    const auto result = engine.await(engine.submit(std::move(r)).job_id, 120s);
-    ASSERT_TRUE(result.has_value());
-    ASSERT_EQ(result->state, JobState::kCompleted) << result->error_message;
-    const std::vector<SrsInfo> srs = engine.status().srs;
+    OneDevice h(groth16::DeviceHolding{kKept, streams, 0}, streams ? kPinned : 0);
+    ASSERT_TRUE(h.prove());
+    const std::vector<SrsInfo> srs = h.engine->status().srs;
     ASSERT_EQ(srs.size(), 1u);
     EXPECT_EQ(srs[0].tier, streams ? SrsTier::kWarm : SrsTier::kHot);
-    const EngineActivity a = engine.activity(60);
-    ASSERT_EQ(a.devices.size(), 1u);
-    EXPECT_EQ(a.devices[0].srs_bytes, kKept);
-    EXPECT_EQ(a.devices[0].srs_streams, streams);
-    EXPECT_EQ(a.devices[0].pinned_host_bytes, streams ? kPinned : 0);
+    const DeviceUse d = h.device();
+    EXPECT_EQ(d.srs_bytes, kKept);
+    EXPECT_EQ(d.srs_streams, streams);
+    EXPECT_EQ(d.pinned_host_bytes, streams ? kPinned : 0);
   }
 }
 
 // The page-locked copy a capped device keeps between proofs comes out of the engine's memory
 // budget (issue 30: "counted in the memory budget"): admitted, the budget's use grows by it and
 // the status page shows it; with no room for it the device does without (GpuBackend stages the
-// matrices instead) and the job still completes. Dropping the device's caches gives it back.
+// matrices instead) and the job still completes.
 TEST(EngineDevices, ThePinnedCopyADeviceKeepsComesOutOfTheMemoryBudget) {
-  constexpr uint64_t kBudget = 64ull << 20;
+  constexpr uint64_t kBudget = 64ull << 20, kPinned = 1ull << 20;
   struct Run {
     uint64_t in_use = 0, pinned = 0;
   };
   const auto run = [&](uint64_t keeps) {
-    TempDir dir{"engine-pinned"};
-    SynthesisLog synthesis;
-    DeviceLog devices;
-    std::atomic<bool> broken{false};
-    EngineConfig c;
-    c.threads = 1;
-    c.synthesis_workers = 1;
-    c.memory_budget_bytes = kBudget;
-    c.pce_dir = dir.path() / "pce";
-    c.fake_devices.names = {"gpu:0"};
-    c.fake_devices.make = [&](const std::string& name, ThreadPool& pool) {
-      auto d = std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &broken);
-      d->holding = groth16::DeviceHolding{1, true, 0};
-      d->keeps_pinned = keeps;
-      return d;
-    };
-    Engine engine(std::move(c), std::vector<std::shared_ptr<const CircuitHandler>>{
-                                    std::make_shared<FakeHandler>(dir.path(), &synthesis)});
-    ProofRequest r;
-    r.kind = ProofKind::kWinningPost;
-    r.sector_size = 1;
-    const std::string payload = "2,0";
-    r.vanilla_proof.assign(payload.begin(), payload.end());
-    const auto result = engine.await(engine.submit(std::move(r)).job_id, 120s);
-    EXPECT_TRUE(result.has_value() && result->state == JobState::kCompleted)
-        << (result ? result->error_message : "no result");
+    OneDevice h(groth16::DeviceHolding{1, true, 0}, keeps, kBudget);
     Run out;
-    out.in_use = engine.status().memory_in_use_bytes;
-    const EngineActivity a = engine.activity(60);
-    EXPECT_EQ(a.devices.size(), 1u);
-    if (!a.devices.empty()) out.pinned = a.devices[0].pinned_host_bytes;
+    if (!h.prove()) return out;
+    out.in_use = h.engine->status().memory_in_use_bytes;
+    out.pinned = h.device().pinned_host_bytes;
     return out;
   };
   const Run none = run(0);
   EXPECT_EQ(none.pinned, 0u);
-  const Run kept = run(1ull << 20);  // fits beside the parameters and the payload share
-  EXPECT_EQ(kept.pinned, 1ull << 20);
-  EXPECT_EQ(kept.in_use, none.in_use + (1ull << 20));
+  const Run kept = run(kPinned);  // fits beside the parameters and the payload share
+  EXPECT_EQ(kept.pinned, kPinned);
+  EXPECT_EQ(kept.in_use, none.in_use + kPinned);
   const Run refused = run(kBudget);  // can never fit: the device does without it
   EXPECT_EQ(refused.pinned, 0u);
   EXPECT_EQ(refused.in_use, none.in_use);
