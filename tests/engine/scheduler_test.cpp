@@ -194,6 +194,28 @@ TEST(Scheduler, ThePreparerStartsTheNextJobAfterTheLastPartitionAheadIsHandedOut
   ASSERT_TRUE(n && n->prepare && n->job == b);
 }
 
+// A batch releases its jobs together: the second waits, released, for the preparer, and a
+// worker that leaves preparations does not take it even once nothing ranks above it.
+TEST(Scheduler, AWorkerLeavesAReleasedJobsPreparationToTheIdlePreparer) {
+  using P = Scheduler::Preparations;
+  constexpr auto kAll = Scheduler::Take::kAllButCritical;
+  const auto now = Clock::now();
+  Scheduler s({.max_batch_size = 2, .max_batch_wait_ms = 60'000});
+  const auto c1 = job("c1", Priority::kNormal), c2 = job("c2", Priority::kNormal);
+  s.submit(c1);
+  s.submit(c2);
+  auto n = s.next(now, false, nullptr, true, kAll, P::kOnly);  // the full batch is released
+  ASSERT_TRUE(n && n->prepare && n->job == c1);
+  EXPECT_EQ(s.released().size(), 2u);
+  advance(*c1, JobStage::kPrepared);
+  c1->partitions = 1;
+  n = s.next(now, false, nullptr, true, Scheduler::Take::kAny, P::kLeave);
+  ASSERT_TRUE(n && !n->prepare && n->job == c1);
+  EXPECT_FALSE(s.next(now, false, nullptr, true, Scheduler::Take::kAny, P::kLeave));
+  n = s.next(now, false, nullptr, true, kAll, P::kOnly);
+  ASSERT_TRUE(n && n->prepare && n->job == c2);
+}
+
 TEST(Scheduler, QueuePositionCountsJobsAheadAtTheSameOrHigherPriority) {
   Scheduler s({});
   EXPECT_EQ(s.submit(job("a", Priority::kNormal)), 0u);
