@@ -13,12 +13,19 @@
 // (the tail's compaction; random scalars have no 0/1 part), the host's waits and the Horner sum.
 // The workspace is freed before each row, so its scratch (cudaMemGetInfo's difference) is the
 // row's own, as under the cap. Bases: 2^16 distinct random points tiled over the array; scalars:
-// pseudo-random full-width values made on the device (fixed seed). Every row's point is checked
+// pseudo-random full-width values made on the device (fixed seed). Then the first chunk size
+// again through BaseStreamer::msm (the capped path itself) with the bases in host memory, two
+// rows: pageable (each chunk copied on the pool into a pinned slot, then uploaded: how the
+// daemon streamed until 2026-12-05) and page-locked in place (HostPageLock: each chunk uploaded
+// from where it lies, as the engine now locks a streamed parameter set); their difference from
+// the resident row is what streaming costs (no synthesis competes for the cores here, so the
+// pageable row is its best case). Every row's point is checked
 // against the CPU (folded over the distinct bases) and against the one-call point: a broken row
 // says MISMATCH and the command fails.
 #include <cuda_profiler_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <random>
 #include <stdexcept>
@@ -30,6 +37,7 @@
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/device/device_buffer.hpp"
 #include "gpu/msm/msm.hpp"
+#include "gpu/msm/msm_stream.hpp"
 #include "gpu/plan/memory_plan.hpp"
 #include "gpu_kernels/bench_data.hpp"
 #include "gpu_kernels/event_timing.hpp"
@@ -125,8 +133,9 @@ ChunkRow time_row(std::string what, size_t chunks, const KernelsOptions& o, gpu:
 
 void print_header(unsigned log) {
   std::printf(
-      "\n| H MSM, G1 2^%u, resident | chunks | c | windows | ms (median) | sort | accumulate | "
-      "reduce | other | scratch GB | notes |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+      "\n| H MSM, G1 2^%u (bases resident unless the row says) | chunks | c | windows | "
+      "ms (median) | sort | accumulate | reduce | other | scratch GB | notes |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n",
       log);
 }
 
@@ -227,6 +236,34 @@ int run_msm_chunk_rows(const KernelsOptions& o, ThreadPool& pool) {
         time_row("MsmAccumulator, chunks of " + pow2(std::min(k, log)), (n + chunk - 1) / chunk, o,
                  ws, s, [&](gpu::MsmStats& st) { return accumulate(in, n, n, chunk, ws, s, st); });
     failed += print_row(r, cpu, have_one_call ? &one_call : nullptr);
+  }
+  // The same accumulator fed by the streamer from host copies of the bases.
+  const unsigned k = std::min(o.msm_chunk_logs.front(), log);
+  const size_t chunk = size_t{1} << k;
+  std::vector<Point> host(n);
+  in.bases.download(host, s);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+  gpu::BaseStreamer streamer(0, &pool);
+  streamer.reserve(chunk * sizeof(Point));
+  gpu::ChunkedMsmInput<G1Curve> streamed;
+  streamed.host_bases = host;
+  streamed.d_scalars = in.scalars.get();
+  streamed.n = n;
+  const auto stream_row = [&](const std::string& from) {
+    const ChunkRow r = time_row(
+        "BaseStreamer::msm, chunks of " + pow2(k) + ", bases " + from, (n + chunk - 1) / chunk, o,
+        ws, s, [&](gpu::MsmStats& st) { return streamer.msm(streamed, chunk, ws, s, &st); });
+    failed += print_row(r, cpu, have_one_call ? &one_call : nullptr);
+  };
+  stream_row("pageable (staged on the pool)");
+  {
+    const auto t0 = std::chrono::steady_clock::now();
+    const gpu::HostPageLock locked(host.data(), host.size() * sizeof(Point));
+    const double lock_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("msm-chunks: %.1f GB of host bases page-locked in place in %.2f s\n",
+                static_cast<double>(locked.size()) / 1e9, lock_s);
+    stream_row("page-locked in place");
   }
   return failed;
 }

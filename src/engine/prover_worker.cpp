@@ -81,6 +81,7 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
     {
       PhaseClock::Scope proving(item.job->phases, PhaseClock::Activity::kProve);
       switch_circuit(w, **item.srs);
+      lock_streamed_points(w, item);
     }
     const size_t limit = batch_limit_for(w, item);
     lock.lock();
@@ -104,6 +105,17 @@ void Engine::Impl::switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref) {
   srs.dropped_from_device(w.name);
   w.holding = w.backend->device_holding();
   w.last_circuit = srs_ref.circuit_id;
+}
+
+void Engine::Impl::lock_streamed_points(ProverWorker& w, const ProverItem& item) {
+  if (!w.gpu || item.recording() == nullptr) return;
+  srs.lock_points(*item.srs, w.name, [&] {
+    try {
+      return w.backend->lock_streamed_points((*item.srs)->params, input_of(item));
+    } catch (const std::exception&) {
+      return groth16::PageLocks{};  // the partition's own prove reports what is wrong
+    }
+  });
 }
 
 void Engine::Impl::note_device_holding(ProverWorker& w, const LoadedSrs& srs_ref) {

@@ -99,6 +99,8 @@ struct SrsInfo {
   SrsTier tier = SrsTier::kCold;
   uint64_t size_bytes = 0;
   uint32_t ref_count = 0;
+  // Bytes of its points page-locked in place for a capped device that streams them (0: none).
+  uint64_t page_locked_bytes = 0;
 };
 
 struct QueueInfo {

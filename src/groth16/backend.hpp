@@ -176,6 +176,15 @@ class AdmittedHostBytes {
   uint64_t bytes_ = 0;
 };
 
+// Host arrays page-locked in place: each handle unlocks its array when the last copy of it goes,
+// and whoever holds them keeps the arrays alive until then (the engine keeps them with the loaded
+// parameter set and lets them go before its points: a range freed while still registered would
+// leave the driver copying from the old pages).
+struct PageLocks {
+  std::vector<std::shared_ptr<void>> handles;
+  uint64_t bytes = 0;  // the arrays' bytes, in all
+};
+
 class ProverBackend {
  public:
   virtual ~ProverBackend() = default;
@@ -205,6 +214,15 @@ class ProverBackend {
   // Where the host memory it keeps between proofs is admitted (DeviceHolding::pinned_host_bytes
   // says what it holds); a backend that keeps none ignores it.
   virtual void set_host_admission(HostAdmission) {}
+
+  // Page-locks, in place, the point arrays of `params` that proofs shaped like `in` stream from
+  // the host at every proof (a capped device), so that they cross the link at its pinned rate
+  // with no staging copy (PageLocks). Empty: nothing streams here, or the host refused.
+  virtual PageLocks lock_streamed_points(const Parameters& params, const PartitionInput& in) {
+    (void)params;
+    (void)in;
+    return {};
+  }
 
   // How many partitions shaped like `in` this backend proves best as one batch (prove_front,
   // then aux_msm); 1: one at a time through prove(), nothing to gain by batching.

@@ -113,7 +113,8 @@ std::string status_json(const engine::EngineStatus& st, const engine::EngineActi
     srs.push_back({{"circuit_id", s.circuit_id},
                    {"tier", tier_name(s.tier)},
                    {"size_bytes", s.size_bytes},
-                   {"ref_count", s.ref_count}});
+                   {"ref_count", s.ref_count},
+                   {"page_locked_bytes", s.page_locked_bytes}});
   const engine::HostMemory& h = a.host;
   json out = {
       {"version", CUZK_VERSION},

@@ -218,26 +218,33 @@ TEST(EngineDevices, AnSrsIsHotOnlyWhileADeviceHoldsIt) {
   EXPECT_EQ(tier("fake-1"), SrsTier::kWarm);
 }
 
-// One fake device, gpu:0, whose backend says `holding` after each proof and keeps
-// `keeps_pinned` host bytes from its first proof on; proves a 2-partition job.
+// One fake device, gpu:0, whose backend says `holding` after each proof, keeps `keeps_pinned`
+// host bytes from its first proof on and page-locks `lock_bytes` when asked; proves a
+// 2-partition job.
 struct OneDevice {
   TempDir dir{"engine-one-device"};
   SynthesisLog synthesis;
   DeviceLog devices;
   std::atomic<bool> broken{false};
+  std::atomic<int> lock_calls{0}, unlocked{0};
   std::unique_ptr<Engine> engine;
 
-  OneDevice(groth16::DeviceHolding holding, uint64_t keeps_pinned, uint64_t budget = 0) {
+  OneDevice(groth16::DeviceHolding holding, uint64_t keeps_pinned, uint64_t budget = 0,
+            uint64_t lock_bytes = 0) {
     EngineConfig c;
     c.threads = 1;
     c.synthesis_workers = 1;
     c.memory_budget_bytes = budget;
     c.pce_dir = dir.path() / "pce";
     c.fake_devices.names = {"gpu:0"};
-    c.fake_devices.make = [this, holding, keeps_pinned](const std::string& name, ThreadPool& pool) {
+    c.fake_devices.make = [this, holding, keeps_pinned, lock_bytes](const std::string& name,
+                                                                    ThreadPool& pool) {
       auto d = std::make_unique<FakeDevice>(name, pool, &devices, 0ms, &broken);
       d->holding = holding;
       d->keeps_pinned = keeps_pinned;
+      d->lock_bytes = lock_bytes;
+      d->lock_calls = &lock_calls;
+      d->unlocked = &unlocked;
       return d;
     };
     engine = std::make_unique<Engine>(std::move(c),
@@ -280,6 +287,32 @@ TEST(EngineDevices, AStreamingDeviceLeavesTheSrsWarmAndItsMeterShowsThePartItKee
     EXPECT_EQ(d.srs_bytes, kKept);
     EXPECT_EQ(d.srs_streams, streams);
     EXPECT_EQ(d.pinned_host_bytes, streams ? kPinned : 0);
+  }
+}
+
+// A capped device streams the set's points at every proof: the engine has its backend lock
+// them in place once per load (the next jobs find them locked), shows the bytes with the set,
+// and unlocks them when the set is evicted, before its points go (SrsManager::unload); loaded
+// anew, the set is locked anew. A device that streams nothing is asked once per load too.
+TEST(EngineDevices, AStreamingDevicesPointsArePageLockedOncePerLoadUntilTheSetGoes) {
+  for (const uint64_t lock_bytes : {uint64_t{4096}, uint64_t{0}}) {
+    SCOPED_TRACE(lock_bytes != 0 ? "streams" : "streams nothing");
+    OneDevice h(groth16::DeviceHolding{1, lock_bytes != 0, 0}, 0, 0, lock_bytes);
+    ASSERT_TRUE(h.prove());
+    ASSERT_TRUE(h.prove());
+    EXPECT_EQ(h.lock_calls.load(), 1);
+    std::vector<SrsInfo> srs = h.engine->status().srs;
+    ASSERT_EQ(srs.size(), 1u);
+    EXPECT_EQ(srs[0].page_locked_bytes, lock_bytes);
+    EXPECT_EQ(h.unlocked.load(), 0);
+    EXPECT_TRUE(h.engine->evict_srs(srs[0].circuit_id).was_loaded);
+    EXPECT_EQ(h.unlocked.load(), lock_bytes != 0 ? 1 : 0);
+    srs = h.engine->status().srs;
+    ASSERT_EQ(srs.size(), 1u);
+    EXPECT_EQ(srs[0].page_locked_bytes, 0u);
+    ASSERT_TRUE(h.prove());
+    EXPECT_EQ(h.lock_calls.load(), 2);
+    EXPECT_EQ(h.engine->status().srs[0].page_locked_bytes, lock_bytes);
   }
 }
 

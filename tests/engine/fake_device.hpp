@@ -105,6 +105,22 @@ class FakeDevice final : public groth16::ProverBackend {
   // dropped, as GpuBackend keeps the matrices' page-locked copy (0: none).
   uint64_t keeps_pinned = 0;
   void set_host_admission(groth16::HostAdmission a) override { admission_ = std::move(a); }
+  // Page locks it takes when asked (ProverBackend::lock_streamed_points), counted in
+  // `lock_calls`: one handle of `lock_bytes` whose release counts in `unlocked` (0: it streams
+  // nothing and says so, empty).
+  uint64_t lock_bytes = 0;
+  std::atomic<int>* lock_calls = nullptr;
+  std::atomic<int>* unlocked = nullptr;
+  groth16::PageLocks lock_streamed_points(const groth16::Parameters&,
+                                          const groth16::PartitionInput&) override {
+    if (lock_calls != nullptr) ++*lock_calls;
+    groth16::PageLocks locks;
+    if (lock_bytes == 0 || unlocked == nullptr) return locks;
+    locks.handles.emplace_back(static_cast<void*>(unlocked),
+                               [](void* counter) { ++*static_cast<std::atomic<int>*>(counter); });
+    locks.bytes = lock_bytes;
+    return locks;
+  }
   void drop_caches() override { pinned_.reset(); }
   bool warm_step(const groth16::Parameters&, const groth16::PartitionInput&) override {
     if (warm_ == nullptr || warm_->remaining.load() <= 0) return false;

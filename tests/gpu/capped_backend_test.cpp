@@ -127,6 +127,35 @@ TEST_F(CappedGpuProof, WarmStepsCopyTheBasesByPiecesAndTheBytesAreTheCpus) {
   EXPECT_FALSE(capped.warm_step(params_, input()));
 }
 
+// A capped device's streamed sections page-locked in place (the engine takes these locks once
+// per loaded set): their arrays read as page-locked, their chunks leave from them with no
+// staging copy, the proof keeps the CPU's bytes, and once the handles go the arrays are
+// pageable again. An uncapped device streams nothing and locks nothing.
+TEST_F(CappedGpuProof, PageLockedPointsStreamInPlaceAndTheBytesAreTheCpus) {
+  GpuBackend gpu(0, options(resident_ - 1));
+  const MemoryPlan plan = gpu.plan_for(params_, input());
+  ASSERT_FALSE(plan.all_resident);
+  ASSERT_FALSE(plan.resident("h"));
+  EXPECT_FALSE(is_page_locked(params_.h.data()));
+  {
+    const groth16::PageLocks locks = gpu.lock_streamed_points(params_, input());
+    uint64_t streamed = 0;
+    for (const SectionPlan& sec : plan.sections)
+      if (!sec.resident) streamed += sec.bytes;
+    EXPECT_EQ(locks.bytes, streamed);
+    EXPECT_FALSE(locks.handles.empty());
+    EXPECT_TRUE(is_page_locked(params_.h.data()));
+    EXPECT_TRUE(is_page_locked(params_.h.data() + params_.h.size() - 1));
+    for (uint64_t seed : {14, 15}) {
+      const groth16::ProofRandomness r = randomness(seed);
+      EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input(), r, nullptr)), cpu_proof(r));
+    }
+  }
+  EXPECT_FALSE(is_page_locked(params_.h.data()));
+  GpuBackend uncapped(0, options(0, kMaxChunkScalars));
+  EXPECT_TRUE(uncapped.lock_streamed_points(params_, input()).handles.empty());
+}
+
 TEST_F(CappedGpuProof, JustAboveTheSmallestWorkingSet) {
   // Bisect the smallest cap the plan accepts, then prove there.
   uint64_t lo = 1, hi = resident_;

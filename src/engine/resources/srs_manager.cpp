@@ -41,10 +41,17 @@ void SrsManager::make_room(uint64_t bytes, const std::string& keep) {
       if (victim == nullptr || e.last_used < victim->last_used) victim = &e;
     }
     if (victim == nullptr) return;
-    victim->srs.reset();
-    victim->reservation.reset();
-    victim->on_devices.clear();
+    unload(*victim);
   }
+}
+
+void SrsManager::unload(Entry& e) {
+  // A range freed while still registered would leave the driver copying from the old pages.
+  e.page_locks = {};
+  e.lock_asked.clear();
+  e.srs.reset();
+  e.reservation.reset();
+  e.on_devices.clear();
 }
 
 SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
@@ -176,9 +183,7 @@ EvictResult SrsManager::evict(const std::string& circuit_id) {
                                 " job(s); not evicted");
   }
   const uint64_t freed = e.srs->bytes;
-  e.srs.reset();
-  e.reservation.reset();
-  e.on_devices.clear();
+  unload(e);
   return {true, freed};
 }
 
@@ -191,6 +196,27 @@ void SrsManager::mark_on_device(const std::string& circuit_id, const std::string
   std::lock_guard<std::mutex> lock(mu_);
   const auto it = entries_.find(circuit_id);
   if (it != entries_.end() && it->second.srs != nullptr) it->second.on_devices.insert(device);
+}
+
+void SrsManager::lock_points(const SrsLease& lease, const std::string& device,
+                             const std::function<groth16::PageLocks()>& lock) {
+  if (!lease) return;
+  const auto same_load = [&](const Entry& e) { return e.srs.get() == &*lease; };
+  {
+    std::lock_guard<std::mutex> g(mu_);
+    const auto it = entries_.find(lease->circuit_id);
+    if (it == entries_.end() || !same_load(it->second)) return;
+    Entry& e = it->second;
+    if (!e.page_locks.handles.empty() || !e.lock_asked.insert(device).second) return;
+  }
+  groth16::PageLocks locks = lock();
+  if (locks.handles.empty()) return;
+  std::lock_guard<std::mutex> g(mu_);
+  const auto it = entries_.find(lease->circuit_id);
+  // (the lease kept the set loaded; a second worker's locks, taken meanwhile, give way)
+  if (it != entries_.end() && same_load(it->second) && it->second.page_locks.handles.empty()) {
+    it->second.page_locks = std::move(locks);
+  }
 }
 
 void SrsManager::dropped_from_device(const std::string& device) {
@@ -216,6 +242,7 @@ std::vector<SrsInfo> SrsManager::list() const {
                                     : SrsTier::kHot;
     s.size_bytes = e.known_bytes;
     s.ref_count = e.refs;
+    s.page_locked_bytes = e.page_locks.bytes;
     out.push_back(s);
   }
   return out;

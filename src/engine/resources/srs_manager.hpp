@@ -20,6 +20,7 @@
 #include "engine/handlers/circuit_handler.hpp"
 #include "engine/resources/memory_budget.hpp"
 #include "engine/types.hpp"
+#include "groth16/backend.hpp"
 #include "groth16/types.hpp"
 #include "groth16/verifier.hpp"
 #include "pce/recorded_circuit.hpp"
@@ -90,6 +91,13 @@ class SrsManager {
   // the host copy is loaded. `dropped_from_device` forgets every copy `device` had (it dropped
   // its caches to switch circuits).
   void mark_on_device(const std::string& circuit_id, const std::string& device);
+  // Page-locks the points of `lease`'s set in place for GPU worker `device`, once per load and
+  // worker: `lock` (its backend's lock_streamed_points) runs outside the manager's lock while
+  // the lease keeps the set loaded. The first locks taken stay with the set, and go when it is
+  // unloaded, before its points are freed; a worker whose backend streams nothing (or is
+  // refused) is not asked again until the set is loaded anew.
+  void lock_points(const SrsLease& lease, const std::string& device,
+                   const std::function<groth16::PageLocks()>& lock);
   void dropped_from_device(const std::string& device);
   std::vector<SrsInfo> list() const;
   // Circuit ids with an entry, loaded or not: only ids that loaded once keep one (a failed load
@@ -106,8 +114,15 @@ class SrsManager {
     std::set<std::string> on_devices;  // the GPU workers holding a device copy
     uint64_t last_used = 0;            // LRU tick
     uint64_t known_bytes = 0;
+    // lock_points: the workers asked since the set loaded, and the locks taken (after `srs`, so
+    // that they go first however the entry ends).
+    std::set<std::string> lock_asked;
+    groth16::PageLocks page_locks;
   };
   void release(const std::string& circuit_id);
+  // Drops the loaded set of `e` (its page locks first, then the points, the reservation, the
+  // device marks). Caller holds mu_.
+  static void unload(Entry& e);
   // Evicts unreferenced loaded entries other than `keep`, least recently used first, until
   // `bytes` more fit in the budget (or nothing is left to evict). Caller holds mu_.
   void make_room(uint64_t bytes, const std::string& keep);

@@ -182,6 +182,46 @@ class RegisteredHostBuffer {
   size_t size_ = 0;
 };
 
+// Host memory owned elsewhere, page-locked in place (cudaHostRegister, portable: every device
+// sees it page-locked) from construction to destruction, so that copies from it run at the
+// link's pinned rate with no staging copy. The owner keeps the memory alive until this is gone:
+// a range freed while still registered would leave the driver copying from the old pages.
+// Construction throws CudaError when the driver refuses (the error is not left sticky).
+class HostPageLock {
+ public:
+  HostPageLock(const void* p, size_t n) {
+    if (n == 0) return;
+    const cudaError_t e = cudaHostRegister(const_cast<void*>(p), n, cudaHostRegisterPortable);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      CUZK_CUDA_CHECK(e);
+    }
+    p_ = p;
+    size_ = n;
+  }
+  ~HostPageLock() {
+    if (p_ != nullptr) cudaHostUnregister(const_cast<void*>(p_));
+  }
+  HostPageLock(const HostPageLock&) = delete;
+  HostPageLock& operator=(const HostPageLock&) = delete;
+  size_t size() const { return size_; }
+
+ private:
+  const void* p_ = nullptr;
+  size_t size_ = 0;
+};
+
+// Whether `p` lies in page-locked host memory (registered or allocated so): false for pageable
+// or device memory, and when CUDA cannot tell.
+inline bool is_page_locked(const void* p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeHost;
+}
+
 class Stream {
  public:
   Stream() { CUZK_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }

@@ -140,7 +140,7 @@ void BaseStreamer::for_each_chunk(
   stream(
       chunks.size(), bytes,
       [&](size_t k, const uint8_t* d) { visit(reinterpret_cast<const Point*>(d), chunks[k]); },
-      compute);
+      compute, is_page_locked(in.host_bases.data()));
 }
 
 template <class Curve>

@@ -9,9 +9,10 @@
 // The same staging carries any host data a capped device reads once per use (stream(): the
 // recorded matrices' row blocks), and for_each_chunk() hands each chunk's bases to a caller that
 // sums them for several partitions (a batch's aux MSMs) before the next chunk's copy is used.
-// The pinned slots are the backend's own (cudaHostAlloc'd once): the proving key's host vectors
-// are never page-locked, so an evicted parameter set leaves nothing registered behind (pinning
-// 51 GB would also cost ~2.4 s per registration; gpu-anchors: 21 GB/s).
+// The pinned slots are the backend's own (cudaHostAlloc'd once). Bases that already lie in
+// page-locked memory (the engine locks a streamed parameter set in place, once per load:
+// ProverBackend::lock_streamed_points) skip the slots' host copy and go to the device slots
+// directly: the host copy on the pool paced the capped H MSM (see docs/perf-log.md).
 //
 // The sum equals msm_split over the whole array as a group element (tests/gpu/msm_stream_test).
 #pragma once

@@ -224,6 +224,37 @@ size_t GpuBackend::batch_limit(const groth16::Parameters& params,
   return static_cast<size_t>(plan.batch_partitions);
 }
 
+// Every streamed section's whole array (the a array holds the inputs' points too), in place:
+// the chunks then leave from it by DMA at the link's rate, with no host copy on the pool into
+// the pinned slots (BaseStreamer::for_each_chunk asks is_page_locked). A refused array stays
+// pageable and is staged as before.
+groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& params,
+                                                    const groth16::PartitionInput& in) {
+  MemoryPlan plan = plan_for(params, in);
+  if (plan.all_resident) return {};
+  if (options_.adjust_plan) options_.adjust_plan(plan);
+  groth16::PageLocks locks;
+  const auto lock = [&](const void* data, size_t bytes) {
+    if (bytes == 0) return;
+    try {
+      locks.handles.push_back(std::make_shared<HostPageLock>(data, bytes));
+      locks.bytes += bytes;
+    } catch (const CudaError&) {
+    }
+  };
+  std::lock_guard guard(mu_);
+  activate();
+  for (const SectionPlan& sec : plan.sections) {
+    if (sec.resident) continue;
+    if (sec.name == "h") lock(params.h.data(), params.h.size() * sizeof(G1Affine));
+    if (sec.name == "l") lock(params.l.data(), params.l.size() * sizeof(G1Affine));
+    if (sec.name == "a") lock(params.a.data(), params.a.size() * sizeof(G1Affine));
+    if (sec.name == "b_g1") lock(params.b_g1.data(), params.b_g1.size() * sizeof(G1Affine));
+    if (sec.name == "b_g2") lock(params.b_g2.data(), params.b_g2.size() * sizeof(G2Affine));
+  }
+  return locks;
+}
+
 // prove's prologue again (timing, fit check, lock, device, cap): the lock and the cap's scope
 // are guards that must live for the whole call, so each entry point opens them itself.
 groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,

@@ -68,6 +68,8 @@ class GpuBackend final : public groth16::ProverBackend {
                        groth16::ProverTiming* timing) override;
   bool warm_step(const groth16::Parameters& params, const groth16::PartitionInput& in) override;
   size_t batch_limit(const groth16::Parameters& params, const groth16::PartitionInput& in) override;
+  groth16::PageLocks lock_streamed_points(const groth16::Parameters& params,
+                                          const groth16::PartitionInput& in) override;
   std::optional<groth16::DeviceHolding> device_holding() override;
   groth16::MsmSums prove_front(const groth16::Parameters& params, const groth16::PartitionInput& in,
                                groth16::ProverTiming* timing) override;
