@@ -34,6 +34,8 @@
 #                                        1) proofs, each verified, then STEADY (if set) proofs
 #                                        with 2 in flight; GPU memory sampled per limit, each
 #                                        job's PCIe bytes and floor from the daemon's log
+#                                        (DAEMON=path: another cuzk-daemon binary, for an A/B
+#                                        on the same parameters with KEEP_PARAMS=1)
 #          tools/gpu-32g-run.sh faults   engine_gpu_fault_tests (issue 18): each GPU fault plan
 #                                        through the engine, 2 KiB PoRep, outcome per plan
 #          tools/gpu-32g-run.sh kernels  gpu_tests RealSizes* (issue 17): NTT and H chain at 2^27
@@ -327,7 +329,7 @@ TOML
       > "$OUT/gpu-$tag.csv" 2>&1 &
     smi=$!
   fi
-  "$B/cuzk-daemon" --config "$WORK/cuzk-$tag.toml" > "$OUT/daemon-$tag.log" 2>&1 &
+  "${DAEMON:-$B/cuzk-daemon}" --config "$WORK/cuzk-$tag.toml" > "$OUT/daemon-$tag.log" 2>&1 &
   local daemon=$!
   for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
   local bench=("$B/cuzk-bench" --addr "unix://$sock")
