@@ -132,10 +132,17 @@ TEST_F(CappedGpuProof, WarmStepsCopyTheBasesByPiecesAndTheBytesAreTheCpus) {
 // staging copy, the proof keeps the CPU's bytes, and once the handles go the arrays are
 // pageable again. An uncapped device streams nothing and locks nothing.
 TEST_F(CappedGpuProof, PageLockedPointsStreamInPlaceAndTheBytesAreTheCpus) {
-  GpuBackend gpu(0, options(resident_ - 1));
-  const MemoryPlan plan = gpu.plan_for(params_, input());
+  // (just under the resident peak this circuit keeps h resident: every section streamed here,
+  // as at 16 and 24 GiB for a 32 GiB PoRep; the H100 run of 2026-12-06 caught the assumption)
+  GpuBackendOptions o = options(resident_ - 1);
+  o.adjust_plan = [](MemoryPlan& plan) {
+    for (SectionPlan& sec : plan.sections)
+      sec.resident = false;
+  };
+  GpuBackend gpu(0, o);
+  MemoryPlan plan = gpu.plan_for(params_, input());
   ASSERT_FALSE(plan.all_resident);
-  ASSERT_FALSE(plan.resident("h"));
+  o.adjust_plan(plan);
   EXPECT_FALSE(is_page_locked(params_.h.data()));
   {
     const groth16::PageLocks locks = gpu.lock_streamed_points(params_, input());
