@@ -202,7 +202,8 @@ struct Engine::Impl {
   // One SRS on a device: a partition of another circuit drops the previous device copy.
   void switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref);
   // The points of item's set page-locked in place when w's device streams them (once per load
-  // and worker: SrsManager::lock_points; ~2.4 s for a 51 GB set, gpu-anchors' 21 GB/s).
+  // and worker: SrsManager::lock_points; the 32 GiB PoRep set's first proof took 1.2 s longer
+  // on an H100, 2026-12-06).
   void lock_streamed_points(ProverWorker& w, const ProverItem& item);
   // After a proof on w: w.holding from its backend, and the set HOT on w unless it streams.
   void note_device_holding(ProverWorker& w, const LoadedSrs& srs_ref);
