@@ -200,7 +200,10 @@ class HostPageLock {
     size_ = n;
   }
   ~HostPageLock() {
-    if (p_ != nullptr) cudaHostUnregister(const_cast<void*>(p_));
+    // (a failure here, nothing registered any more, must not surface at a later launch check)
+    if (p_ != nullptr && cudaHostUnregister(const_cast<void*>(p_)) != cudaSuccess) {
+      cudaGetLastError();
+    }
   }
   HostPageLock(const HostPageLock&) = delete;
   HostPageLock& operator=(const HostPageLock&) = delete;
