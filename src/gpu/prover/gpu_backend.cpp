@@ -224,33 +224,32 @@ size_t GpuBackend::batch_limit(const groth16::Parameters& params,
   return static_cast<size_t>(plan.batch_partitions);
 }
 
-// Every streamed section's whole array (the a array holds the inputs' points too), in place:
-// the chunks then leave from it by DMA at the link's rate, with no host copy on the pool into
-// the pinned slots (BaseStreamer::for_each_chunk asks is_page_locked). A refused array stays
-// pageable and is staged as before.
+// Every streamed section's points in place (h whole, the aux sections as aux_section_bases
+// gives them: their chunks are what streams): the chunks then leave from them by DMA at the
+// link's rate, with no host copy on the pool into the pinned slots (BaseStreamer::for_each_chunk
+// asks is_page_locked). A refused array stays pageable and is staged as before.
 groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& params,
                                                     const groth16::PartitionInput& in) {
   MemoryPlan plan = plan_for(params, in);
   if (plan.all_resident) return {};
   if (options_.adjust_plan) options_.adjust_plan(plan);
   groth16::PageLocks locks;
-  const auto lock = [&](const void* data, size_t bytes) {
-    if (bytes == 0) return;
+  const auto lock = [&](std::span<const std::byte> bytes) {
+    if (bytes.empty()) return;
     try {
-      locks.handles.push_back(std::make_shared<HostPageLock>(data, bytes));
-      locks.bytes += bytes;
+      locks.handles.push_back(std::make_shared<HostPageLock>(bytes.data(), bytes.size()));
+      locks.bytes += bytes.size();
     } catch (const CudaError&) {
     }
   };
   std::lock_guard guard(mu_);
   activate();
-  for (const SectionPlan& sec : plan.sections) {
-    if (sec.resident) continue;
-    if (sec.name == "h") lock(params.h.data(), params.h.size() * sizeof(G1Affine));
-    if (sec.name == "l") lock(params.l.data(), params.l.size() * sizeof(G1Affine));
-    if (sec.name == "a") lock(params.a.data(), params.a.size() * sizeof(G1Affine));
-    if (sec.name == "b_g1") lock(params.b_g1.data(), params.b_g1.size() * sizeof(G1Affine));
-    if (sec.name == "b_g2") lock(params.b_g2.data(), params.b_g2.size() * sizeof(G2Affine));
+  if (!plan.resident("h")) lock(std::as_bytes(std::span<const G1Affine>(params.h)));
+  for (const groth16::AuxSection section : groth16::kAuxSections) {
+    if (plan.resident(groth16::aux_section_name(section))) continue;
+    const groth16::AuxSectionBases b = groth16::aux_section_bases(params, section, in);
+    lock(std::as_bytes(b.g1));
+    lock(std::as_bytes(b.g2));
   }
   return locks;
 }
