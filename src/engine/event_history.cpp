@@ -30,8 +30,11 @@ void OpenSpan::phase(const char* name, Clock::time_point start, Clock::time_poin
 
 void OpenSpan::prover_phases(Clock::time_point start, const groth16::ProverTiming& t) {
   const double msm = t.msm_h_s + t.msm_l_s + t.msm_a_s + t.msm_b_g1_s + t.msm_b_g2_s + t.assemble_s;
-  const std::pair<const char*, double> phases[] = {
-      {"upload", t.upload_s}, {"spmv", t.spmv_s}, {"h_chain", t.quotient_s}, {"msm", msm}};
+  const std::pair<const char*, double> phases[] = {{"upload", t.upload_s},
+                                                   {"spmv", t.spmv_s},
+                                                   {"h_chain", t.quotient_s},
+                                                   {"msm", msm},
+                                                   {"layout", t.layout_s}};
   auto at = start;
   for (const auto& [name, s] : phases) {
     if (s <= 0) continue;

@@ -16,9 +16,9 @@ namespace cuzk::engine {
 
 void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16::ProverTiming& t) {
   const std::pair<const char*, double> phases[] = {
-      {"upload", t.upload_s},     {"spmv", t.spmv_s},        {"h_chain", t.quotient_s},
-      {"msm_h", t.msm_h_s},       {"msm_l", t.msm_l_s},      {"msm_a", t.msm_a_s},
-      {"msm_b_g1", t.msm_b_g1_s}, {"msm_b_g2", t.msm_b_g2_s}};
+      {"upload", t.upload_s},     {"spmv", t.spmv_s},         {"h_chain", t.quotient_s},
+      {"msm_h", t.msm_h_s},       {"msm_l", t.msm_l_s},       {"msm_a", t.msm_a_s},
+      {"msm_b_g1", t.msm_b_g1_s}, {"msm_b_g2", t.msm_b_g2_s}, {"layout", t.layout_s}};
   for (const auto& [name, s] : phases) {
     if (s > 0)
       metrics.observe("cuzk_partition_phase_seconds", {{"kind", kind}, {"phase", name}}, s);

@@ -50,6 +50,9 @@ struct ProverTiming {
   double quotient_s = 0;   // the FFT chain for H
   QuotientTiming quotient;
   double msm_h_s = 0, msm_l_s = 0, msm_a_s = 0, msm_b_g1_s = 0, msm_b_g2_s = 0;
+  // A capped device's front outside its phases: the checks, the plan, and the buffers freed and
+  // allocated between the phases (host wall clock; cudaFree waits for the device's work).
+  double layout_s = 0;
   double assemble_s = 0;
   double total_s = 0;
   // Bytes this proof moved between host and device (a batch's shared transfers divided among

@@ -18,6 +18,7 @@
 #include "groth16/verifier.hpp"
 #include "msm_test_util.hpp"
 #include "pce/recording_cs.hpp"
+#include "pce/spmv.hpp"
 #include "pce/witness_cs.hpp"
 #include "random_circuit.hpp"
 
@@ -218,6 +219,38 @@ TEST_F(CappedGpuProof, EveryFallbackProvesTheSameBytes) {
       EXPECT_EQ(p.chain_two_vectors, c.two);
       EXPECT_TRUE(p.streams());
     }
+  }
+}
+
+// The matrices streamed by row blocks of a few KiB (every matrix in many blocks; C checked block
+// by block with one read of the first bad row at the end): the CPU's bytes; and a witness that
+// breaks a row past the first blocks fails naming the row that the CPU's check names.
+TEST_F(CappedGpuProof, SmallRowBlocksProveTheCpusBytesAndNameTheCpusFirstBadRow) {
+  GpuBackendOptions o = options(resident_ - 1);
+  o.matrix_slot_bytes = 4096;
+  o.adjust_plan = [](MemoryPlan& p) { p.spmv_streams_matrices = p.spmv_on_device; };
+  GpuBackend gpu(0, o);
+  const groth16::ProofRandomness r = randomness(21);
+  EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input(), r, nullptr)), cpu_proof(r))
+      << gpu.last_plan().summary();
+  ASSERT_TRUE(gpu.last_plan().spmv_streams_matrices) << gpu.last_plan().summary();
+  // A non-0/1 value whose change breaks a row in the second half first (the CPU's evaluation).
+  const size_t rows = input().rows();
+  pce::CompactWitness bad;
+  std::optional<size_t> want;
+  for (size_t k = witness_.aux_values.size(); k-- > 0 && !(want && *want >= rows / 2);) {
+    bad = witness_;
+    bad.aux_values[k] += Fr::one();
+    std::vector<Fr> a(rows), b(rows), c(rows);
+    pce::evaluate(*rc_, bad, a, b, c, pool());
+    want = pce::first_unsatisfied_row(a, b, c, pool());
+  }
+  ASSERT_TRUE(want && *want >= rows / 2);
+  try {
+    gpu.prove(params_, groth16::PartitionInput::recorded(bad, *rc_), r, nullptr);
+    FAIL() << "proved a witness that breaks row " << *want;
+  } catch (const SynthesisError& e) {
+    EXPECT_STREQ(e.what(), pce::unsatisfied_row_error(*want, *rc_).what());
   }
 }
 

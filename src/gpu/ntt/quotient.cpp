@@ -43,9 +43,11 @@ void quotient_in_place(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain
   run_chain(d_a, d_b, d_c, domain, ntt, nullptr);
 }
 
-void quotient_to_coset(Fr* d_v, const EvaluationDomain& domain, NttEngine& ntt) {
-  ntt.dif(d_v, domain.log_size(), domain.omega_inv());
-  ntt.dit_scaled(d_v, domain.log_size(), domain.omega(), domain.g(), domain.n_inv());
+void quotient_to_coset(std::span<Fr* const> vs, const EvaluationDomain& domain, NttEngine& ntt) {
+  for (Fr* v : vs)
+    ntt.dif(v, domain.log_size(), domain.omega_inv());
+  for (Fr* v : vs)
+    ntt.dit_scaled(v, domain.log_size(), domain.omega(), domain.g(), domain.n_inv());
 }
 
 void quotient_from_coset(Fr* d_a, const EvaluationDomain& domain, NttEngine& ntt) {

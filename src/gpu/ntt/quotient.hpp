@@ -34,7 +34,9 @@ void quotient_in_place(Fr* d_a, Fr* d_b, Fr* d_c, const EvaluationDomain& domain
 // to_coset takes n natural evaluations to the coset evaluations quotient_in_place multiplies
 // (each of a, b, c); then a b - c pointwise (ntt_detail::launch_ab_minus_c, in ranges); then
 // from_coset takes that product to the n coefficients of h in natural order. Asynchronous.
-void quotient_to_coset(Fr* d_v, const EvaluationDomain& domain, NttEngine& ntt);
+// to_coset runs each step over all of `vs` before the next, so that an engine that keeps one
+// twiddle table (NttEngine::set_single_twiddle_table) builds each direction's once for them all.
+void quotient_to_coset(std::span<Fr* const> vs, const EvaluationDomain& domain, NttEngine& ntt);
 void quotient_from_coset(Fr* d_a, const EvaluationDomain& domain, NttEngine& ntt);
 
 }  // namespace cuzk::gpu

@@ -261,11 +261,17 @@ groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
                                          groth16::ProverTiming* timing) {
   groth16::ProverTiming local;
   groth16::ProverTiming& t = timing != nullptr ? *timing : local;
+  const auto t0 = SteadyClock::now();
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
-  return front_planned(params, in, t, begin_locked(params, in));
+  const MemoryPlan plan = begin_locked(params, in);
+  const double planned_s = seconds_since(t0);  // the checks and the plan
+  groth16::MsmSums sums = front_planned(params, in, t, plan);
+  t.layout_s += planned_s;
+  t.total_s += planned_s;
+  return sums;
 }
 
 void GpuBackend::aux_msm(const groth16::Parameters& params, groth16::AuxSection section,

@@ -22,6 +22,7 @@
 // memory). One call at a time per backend (a mutex serialises them).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -53,6 +54,9 @@ struct GpuBackendOptions {
   // Bytes of bases one warm_step() copies at most: ~0.1 s through the pinned slots at the H200's
   // 52.7 GB/s, the longest a WinningPoSt waits for the step in progress (tests: smaller).
   uint64_t warm_step_bytes = uint64_t{4} << 30;
+  // Bytes of a staging slot of the row-block SpMV at most (tests: smaller, so that a matrix
+  // takes many blocks).
+  uint64_t matrix_slot_bytes = kMinMatrixSlotBytes;
 };
 
 class GpuBackend final : public groth16::ProverBackend {
@@ -130,11 +134,16 @@ class GpuBackend final : public groth16::ProverBackend {
                                  const groth16::PartitionInput& in, groth16::ProverTiming& t,
                                  const MemoryPlan& plan);
   // gpu_backend_streamed.cpp: the front's a, b, c and H chain with the matrices streamed by row
-  // blocks and two vectors; h ends in d_abc_[0].
-  void chain_streamed(const groth16::PartitionInput& in);
-  // One matrix's rows [r0, r1) times w into d_out[0, r1 - r0), row blocks through the streamer;
-  // `pinned`: m lies in page-locked memory (pinned_matrices_), else it is staged.
-  void spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr* d_out, bool pinned);
+  // blocks and two vectors; h ends in d_abc_[0]. Sets t's upload, SpMV (the matrices' passes and
+  // the row check) and quotient (the NTTs and pointwise steps) seconds.
+  void chain_streamed(const groth16::PartitionInput& in, groth16::ProverTiming& t);
+  // One matrix's rows times w, by row blocks through the streamer of at most max_rows rows each:
+  // block [b0, b1) into out(b0)[0, b1 - b0), then after(b0, b1) (null: nothing), both queued in
+  // stream order. `pinned`: m lies in page-locked memory (pinned_matrices_), else it is staged.
+  using BlockOut = std::function<Fr*(size_t b0)>;
+  using BlockDone = std::function<void(size_t b0, size_t b1)>;
+  void spmv_streamed(const pce::CsrMatrix& m, size_t rows, bool pinned, const BlockOut& out,
+                     const BlockDone& after = nullptr, size_t max_rows = SIZE_MAX);
   // The page-locked copy of rc's matrices that chain_streamed reads (made on first use: 5.9 GB
   // at 32 GiB PoRep), so that their row blocks reach the device at the link's speed with no
   // staging copy through the pinned slots on the pool, once per partition and C twice (H200,

@@ -28,18 +28,19 @@ size_t block_bytes(const pce::CsrMatrix& m, size_t r0, size_t r1) {
          entries * (sizeof(uint32_t) + sizeof(pce::CoefficientIndex));
 }
 
-// Row blocks of [r0, r1) that fill at most `slot` bytes each (the largest end by bisection).
-std::vector<std::pair<size_t, size_t>> row_blocks(const pce::CsrMatrix& m, size_t r0, size_t r1,
-                                                  size_t slot) {
+// Row blocks of [0, rows) of at most max_rows rows that fill at most `slot` bytes each (the
+// largest end by bisection).
+std::vector<std::pair<size_t, size_t>> row_blocks(const pce::CsrMatrix& m, size_t rows, size_t slot,
+                                                  size_t max_rows) {
   std::vector<std::pair<size_t, size_t>> blocks;
-  for (size_t b = r0; b < r1;) {
+  for (size_t b = 0; b < rows;) {
     if (block_bytes(m, b, b + 1) > slot) {
       throw std::runtime_error("gpu spmv: row " + std::to_string(b) + " has " +
                                std::to_string(m.row_ptr[b + 1] - m.row_ptr[b]) +
                                " entries, more than a staging slot of " + std::to_string(slot) +
                                " bytes holds");
     }
-    size_t lo = b + 1, hi = r1;  // block_bytes(b, lo) fits; find the largest end that does
+    size_t lo = b + 1, hi = b + std::min(rows - b, max_rows);  // (b, lo) fits; the largest end
     while (lo < hi) {
       const size_t mid = lo + (hi - lo + 1) / 2;
       if (block_bytes(m, b, mid) <= slot) {
@@ -115,10 +116,10 @@ const GpuBackend::PinnedMatrices& GpuBackend::pinned_matrices(const pce::Recorde
   return p;
 }
 
-void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr* d_out,
-                               bool pinned) {
+void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t rows, bool pinned,
+                               const BlockOut& out, const BlockDone& after, size_t max_rows) {
   const cudaStream_t s = stream_->get();
-  const auto blocks = row_blocks(m, r0, r1, streamer_.slot_bytes());
+  const auto blocks = row_blocks(m, rows, streamer_.slot_bytes(), std::max<size_t>(max_rows, 1));
   const auto as_bytes = [](const auto* p, size_t count) {
     return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(p), count * sizeof(*p));
   };
@@ -141,12 +142,13 @@ void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t r0, size_t r1, Fr
         block.r0 = b0;
         block.rows = b1 - b0;
         block.e0 = e0;
-        spmv_rows(block, d_coefficients_.get(), d_w_.get(), d_out + (b0 - r0), s);
+        spmv_rows(block, d_coefficients_.get(), d_w_.get(), out(b0), s);
+        if (after) after(b0, b1);
       },
       s, pinned);
 }
 
-void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
+void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::ProverTiming& t) {
   const pce::RecordedCircuit& rc = *in.circuit;
   const PinnedMatrices& pinned = pinned_matrices(rc);
   const bool locked = pinned.bytes.size() != 0;
@@ -155,6 +157,10 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
   const size_t n = domain.size();
   const cudaStream_t s = stream_->get();
+  // Marks between the steps: uploads | SpMV of A, B and C (checked) | a, b to the coset, a b |
+  // SpMV of C again | the rest of the chain.
+  Event start, uploaded, checked, multiplied, evaluated, done;
+  start.record(s);
   d_w_.reserve(w.inputs.size() + w.num_aux);
   upload_witness(w, d_w_.get(), witness_scratch_, s);
   d_coefficients_.reserve(std::max<size_t>(1, rc.coefficients.size()));
@@ -164,45 +170,63 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in) {
   size_t slot = 0;
   for (const pce::CsrMatrix* m : {&pinned.a, &pinned.b, &pinned.c})
     slot = std::max(slot, block_bytes(*m, 0, rows));
-  slot = std::min<size_t>(slot, kMinMatrixSlotBytes);
+  slot = std::min<size_t>(slot, std::min(options_.matrix_slot_bytes, kMinMatrixSlotBytes));
   streamer_.reserve(slot);
   d_abc_[0].reserve(n);
   d_abc_[1].reserve(n);
   Fr* const d_a = d_abc_[0].get();
   Fr* const d_b = d_abc_[1].get();
-  spmv_streamed(pinned.a, 0, rows, d_a, locked);
-  spmv_streamed(pinned.b, 0, rows, d_b, locked);
+  uploaded.record(s);
+  spmv_streamed(pinned.a, rows, locked, [&](size_t b0) { return d_a + b0; });
+  spmv_streamed(pinned.b, rows, locked, [&](size_t b0) { return d_b + b0; });
   {
-    // Every row's a b = c, C's rows a block at a time.
+    // Every row's a b = c: C by blocks of at most len rows into one block of c, each checked as
+    // it is queued and the first bad row read once at the end (a wait per block left the next
+    // block's copy unoverlapped).
     const size_t len = std::min<size_t>(rows, kChainChunkElements);
     DeviceBuffer<Fr> c_block(std::max<size_t>(1, len));
-    for (size_t r = 0; r < rows; r += len) {
-      const size_t m = std::min(len, rows - r);
-      spmv_streamed(pinned.c, r, r + m, c_block.get(), locked);
-      const size_t bad = first_unsatisfied_row(d_a + r, d_b + r, c_block.get(), m, d_flag_, s);
-      if (bad != m) throw pce::unsatisfied_row_error(r + bad, rc);
-    }
+    d_flag_.reserve(1);
+    const unsigned long long none = rows;
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_flag_.get(), &none, sizeof none, cudaMemcpyHostToDevice, s));
+    spmv_streamed(
+        pinned.c, rows, locked, [&](size_t) { return c_block.get(); },
+        [&](size_t b0, size_t b1) {
+          mark_unsatisfied_rows(d_a + b0, d_b + b0, c_block.get(), b1 - b0, b0, d_flag_.get(), s);
+        },
+        len);
+    unsigned long long first = rows;
+    CUZK_CUDA_CHECK(
+        cudaMemcpyAsync(&first, d_flag_.get(), sizeof first, cudaMemcpyDeviceToHost, s));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(s));  // (before c_block goes, too)
+    if (first != rows) throw pce::unsatisfied_row_error(static_cast<size_t>(first), rc);
   }
+  checked.record(s);
   // One of the slots and a twiddle table at a time (memory_plan.cpp's chain phase).
   streamer_.release_device();
   d_abc_[0].zero(s, rows, n - rows);
   d_abc_[1].zero(s, rows, n - rows);
-  quotient_to_coset(d_a, domain, *ntt_);
-  quotient_to_coset(d_b, domain, *ntt_);
+  quotient_to_coset({{d_a, d_b}}, domain, *ntt_);
   ntt_detail::launch_mul(d_a, d_b, n, s);
+  multiplied.record(s);
   // c again, into b's vector (b is in the product), then to its coset.
   ntt_->release_tables();
   streamer_.reserve(slot);
-  spmv_streamed(pinned.c, 0, rows, d_b, locked);
+  spmv_streamed(pinned.c, rows, locked, [&](size_t b0) { return d_b + b0; });
+  evaluated.record(s);
   d_abc_[1].zero(s, rows, n - rows);
   streamer_.release_device();  // (cudaFree waits for the SpMV that read the slots and w)
   d_w_.release();
   witness_scratch_ = WitnessScratch();
-  quotient_to_coset(d_b, domain, *ntt_);
+  quotient_to_coset({{d_b}}, domain, *ntt_);
   ntt_detail::launch_sub(d_a, d_b, n, s);
   d_abc_[1].release();
   quotient_from_coset(d_a, domain, *ntt_);
   d_coefficients_.release();
+  done.record(s);
+  done.sync();
+  t.upload_s = uploaded.ms_since(start) / 1e3;
+  t.spmv_s = (checked.ms_since(uploaded) + evaluated.ms_since(multiplied)) / 1e3;
+  t.quotient_s = (multiplied.ms_since(checked) + done.ms_since(evaluated)) / 1e3;
 }
 
 }  // namespace cuzk::gpu

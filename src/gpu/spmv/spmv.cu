@@ -83,12 +83,12 @@ __global__ void spmv_rows_kernel(MatrixView m, uint32_t e0, const FrD* __restric
 }
 
 __global__ void unsatisfied_kernel(const FrD* __restrict__ a, const FrD* __restrict__ b,
-                                   const FrD* __restrict__ c, size_t rows,
+                                   const FrD* __restrict__ c, size_t rows, size_t row0,
                                    unsigned long long* first) {
   for (size_t r = blockIdx.x * size_t{blockDim.x} + threadIdx.x; r < rows;
        r += size_t{gridDim.x} * blockDim.x) {
     if (load_fr(a + r) * load_fr(b + r) != load_fr(c + r))
-      atomicMin(first, static_cast<unsigned long long>(r));
+      atomicMin(first, static_cast<unsigned long long>(row0 + r));
   }
 }
 
@@ -156,16 +156,20 @@ size_t first_unsatisfied_row(const Fr* d_a, const Fr* d_b, const Fr* d_c, size_t
   flag.reserve(1);
   const unsigned long long none = rows;
   CUZK_CUDA_CHECK(cudaMemcpyAsync(flag.get(), &none, sizeof none, cudaMemcpyHostToDevice, s));
-  if (rows != 0) {
-    unsatisfied_kernel<<<grid_for(rows, kThreads), kThreads, 0, s>>>(
-        reinterpret_cast<const FrD*>(d_a), reinterpret_cast<const FrD*>(d_b),
-        reinterpret_cast<const FrD*>(d_c), rows, flag.get());
-    CUZK_CUDA_CHECK_LAUNCH();
-  }
+  mark_unsatisfied_rows(d_a, d_b, d_c, rows, 0, flag.get(), s);
   unsigned long long first = rows;
   CUZK_CUDA_CHECK(cudaMemcpyAsync(&first, flag.get(), sizeof first, cudaMemcpyDeviceToHost, s));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
   return static_cast<size_t>(first);
+}
+
+void mark_unsatisfied_rows(const Fr* d_a, const Fr* d_b, const Fr* d_c, size_t rows, size_t row0,
+                           unsigned long long* d_first, cudaStream_t s) {
+  if (rows == 0) return;
+  unsatisfied_kernel<<<grid_for(rows, kThreads), kThreads, 0, s>>>(
+      reinterpret_cast<const FrD*>(d_a), reinterpret_cast<const FrD*>(d_b),
+      reinterpret_cast<const FrD*>(d_c), rows, row0, d_first);
+  CUZK_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace cuzk::gpu
