@@ -24,7 +24,8 @@
 #          tools/gpu-32g-run.sh snap     a synthetic 32 GiB SnapDeals update (16 partitions):
 #                                        parameters made on the GPU, the daemon: one proof alone
 #                                        (COUNT, default 2), then 2 in flight x 2, each verified
-#                                        (LIMIT=16GiB: the daemon under that [gpus] memory_limit)
+#                                        (LIMIT=16GiB: the daemon under that [gpus] memory_limit;
+#                                        DAEMON=path: another cuzk-daemon binary, for an A/B)
 #          tools/gpu-32g-run.sh winning-busy   32 GiB PoRep parameters made on the GPU, then
 #                                        WinningPoSt alone and while 2 PoRep C2 jobs prove
 #          tools/gpu-32g-run.sh capped   32 GiB PoRep parameters made on the GPU, then one daemon
@@ -105,6 +106,20 @@ run() {  # name, limit s, command...: output into $OUT/name.log, wall time into 
   tail -n 25 "$OUT/$name.log"
   log "$name: exit $rc, $((SECONDS - t0)) s"
   return $rc
+}
+# The daemon's metrics file $2 as seconds per partition: each phase's sum over the partitions it
+# proved (cuzk_partitions_total), one line tagged $1 into the summary.
+per_partition() {
+  awk -v tag="$1" '
+    /^cuzk_partitions_total/ { n += $2 }
+    /^cuzk_partition_phase_seconds_sum/ {
+      match($0, /phase="[a-z0-9_]+"/); sum[substr($0, RSTART + 7, RLENGTH - 8)] += $2 }
+    END {
+      if (n == 0) exit
+      line = sprintf("%s: seconds per partition (%d):", tag, n)
+      for (k in sum) line = line sprintf(" %s %.3f", k, sum[k] / n)
+      print line
+    }' "$2" | tee -a "$OUT/summary.txt"
 }
 
 if [[ "${1:-}" == "small" ]]; then
@@ -271,7 +286,7 @@ TOML
   nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
     > "$OUT/gpu.csv" 2>&1 &
   smi=$!
-  "$B/cuzk-daemon" --config "$WORK/cuzk.toml" > "$OUT/daemon.log" 2>&1 &
+  "${DAEMON:-$B/cuzk-daemon}" --config "$WORK/cuzk.toml" > "$OUT/daemon.log" 2>&1 &
   daemon=$!
   trap 'kill $smi 2>/dev/null; kill -TERM $daemon 2>/dev/null' EXIT
   for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
@@ -297,6 +312,7 @@ TOML
   log "2 in flight: 4 proofs in $((SECONDS - t0)) s"
   grep -h "^timings" "$OUT"/single-*.log "$OUT"/pair-*.log | tee -a "$OUT/summary.txt"
   "${bench[@]}" metrics > "$OUT/metrics.txt" 2>&1
+  per_partition snap "$OUT/metrics.txt"
   grep -E "VmHWM|VmRSS" "/proc/$daemon/status" | tee -a "$OUT/summary.txt"
   kill -TERM "$daemon"; wait "$daemon"; kill $smi 2>/dev/null
   trap - EXIT
@@ -351,6 +367,7 @@ TOML
   "${bench[@]}" metrics > "$OUT/metrics-$tag.txt" 2>&1
   grep -E "^cuzk_gpu_memory_limit_bytes|phase_seconds_sum|^cuzk_pcie" "$OUT/metrics-$tag.txt" | head -24 \
     | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
+  per_partition "$tag" "$OUT/metrics-$tag.txt"
   grep -E "VmHWM" "/proc/$daemon/status" | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
   kill -TERM "$daemon"; wait "$daemon"
   [[ -z $smi ]] && return 0
