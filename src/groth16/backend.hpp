@@ -51,7 +51,8 @@ struct ProverTiming {
   QuotientTiming quotient;
   double msm_h_s = 0, msm_l_s = 0, msm_a_s = 0, msm_b_g1_s = 0, msm_b_g2_s = 0;
   // A capped device's front outside its phases: the checks, the plan, and the buffers freed and
-  // allocated between the phases (host wall clock; cudaFree waits for the device's work).
+  // allocated between the phases (host wall clock; cudaFree waits for the device's work), and
+  // once per backend the link's bandwidth measure.
   double layout_s = 0;
   double assemble_s = 0;
   double total_s = 0;

@@ -108,7 +108,8 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   Event start, uploaded, evaluated, quotient_done;
   start.record(s);
   if (streamed) {
-    // Phases 1 and 2 interleaved, the matrices by row blocks: they count as the chain.
+    // Phases 1 and 2 interleaved, the matrices by row blocks (it times its SpMV passes and its
+    // chain apart).
     chain_streamed(in, t);
   } else {
     // Phase 1: a, b, c on the device (SpMV) or on the host (CPU SpMV, or given).
