@@ -228,6 +228,9 @@ TEST_F(CappedGpuProof, EveryFallbackProvesTheSameBytes) {
 TEST_F(CappedGpuProof, SmallRowBlocksProveTheCpusBytesAndNameTheCpusFirstBadRow) {
   GpuBackendOptions o = options(resident_ - 1);
   o.matrix_slot_bytes = 4096;
+  // (C's row offsets alone pass one slot: its check takes several blocks, so a block's first row
+  // must be added to the row it finds)
+  ASSERT_GT(rc_->c.row_ptr.size_bytes(), 2 * o.matrix_slot_bytes);
   o.adjust_plan = [](MemoryPlan& p) { p.spmv_streams_matrices = p.spmv_on_device; };
   GpuBackend gpu(0, o);
   const groth16::ProofRandomness r = randomness(21);

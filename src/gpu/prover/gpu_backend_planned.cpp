@@ -105,13 +105,13 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   const uint64_t h2d_before = h2d_bytes(), d2h_before = d2h_bytes();
   t.layout_s += seconds_since(t_start);
 
-  Event start, uploaded, evaluated, quotient_done;
-  start.record(s);
   if (streamed) {
     // Phases 1 and 2 interleaved, the matrices by row blocks (it times its SpMV passes and its
     // chain apart).
     chain_streamed(in, t);
   } else {
+    Event start, uploaded, evaluated, quotient_done;
+    start.record(s);
     // Phase 1: a, b, c on the device (SpMV) or on the host (CPU SpMV, or given).
     std::vector<Fr> host_abc[3];
     std::span<const Fr> host[3] = {in.a, in.b, in.c};
@@ -193,8 +193,6 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
       d_abc_[1].release();
       quotient_from_coset(d_a, domain, *ntt_);
     }
-  }
-  if (!streamed) {
     quotient_done.record(s);
     quotient_done.sync();
     t.upload_s = uploaded.ms_since(start) / 1e3;

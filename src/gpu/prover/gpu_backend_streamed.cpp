@@ -185,20 +185,15 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
     // block's copy unoverlapped).
     const size_t len = std::min<size_t>(rows, kChainChunkElements);
     DeviceBuffer<Fr> c_block(std::max<size_t>(1, len));
-    d_flag_.reserve(1);
-    const unsigned long long none = rows;
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_flag_.get(), &none, sizeof none, cudaMemcpyHostToDevice, s));
+    start_row_check(d_flag_, rows, s);
     spmv_streamed(
         pinned.c, rows, locked, [&](size_t) { return c_block.get(); },
         [&](size_t b0, size_t b1) {
           mark_unsatisfied_rows(d_a + b0, d_b + b0, c_block.get(), b1 - b0, b0, d_flag_.get(), s);
         },
         len);
-    unsigned long long first = rows;
-    CUZK_CUDA_CHECK(
-        cudaMemcpyAsync(&first, d_flag_.get(), sizeof first, cudaMemcpyDeviceToHost, s));
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(s));  // (before c_block goes, too)
-    if (first != rows) throw pce::unsatisfied_row_error(static_cast<size_t>(first), rc);
+    const size_t first = first_marked_row(d_flag_, s);  // (waits: before c_block goes, too)
+    if (first != rows) throw pce::unsatisfied_row_error(first, rc);
   }
   checked.record(s);
   // One of the slots and a twiddle table at a time (memory_plan.cpp's chain phase).

@@ -153,11 +153,19 @@ void spmv(const DeviceCircuit& dc, const Fr* d_w, Fr* d_a, Fr* d_b, Fr* d_c, cud
 
 size_t first_unsatisfied_row(const Fr* d_a, const Fr* d_b, const Fr* d_c, size_t rows,
                              DeviceBuffer<unsigned long long>& flag, cudaStream_t s) {
+  start_row_check(flag, rows, s);
+  mark_unsatisfied_rows(d_a, d_b, d_c, rows, 0, flag.get(), s);
+  return first_marked_row(flag, s);
+}
+
+void start_row_check(DeviceBuffer<unsigned long long>& flag, size_t rows, cudaStream_t s) {
   flag.reserve(1);
   const unsigned long long none = rows;
   CUZK_CUDA_CHECK(cudaMemcpyAsync(flag.get(), &none, sizeof none, cudaMemcpyHostToDevice, s));
-  mark_unsatisfied_rows(d_a, d_b, d_c, rows, 0, flag.get(), s);
-  unsigned long long first = rows;
+}
+
+size_t first_marked_row(const DeviceBuffer<unsigned long long>& flag, cudaStream_t s) {
+  unsigned long long first = 0;
   CUZK_CUDA_CHECK(cudaMemcpyAsync(&first, flag.get(), sizeof first, cudaMemcpyDeviceToHost, s));
   CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
   return static_cast<size_t>(first);

@@ -69,10 +69,13 @@ void spmv(const DeviceCircuit& circuit, const Fr* d_w, Fr* d_a, Fr* d_b, Fr* d_c
 size_t first_unsatisfied_row(const Fr* d_a, const Fr* d_b, const Fr* d_c, size_t rows,
                              DeviceBuffer<unsigned long long>& flag, cudaStream_t s);
 
-// The same check by blocks of rows without a wait per block: row0 + r for the first r < rows with
-// a[r] * b[r] != c[r] lowers *d_first (atomicMin). Asynchronous on `s`: the caller sets *d_first
-// before the first block and reads it after the last (first_unsatisfied_row is one such block).
+// The same check by blocks of rows without a wait per block (first_unsatisfied_row is one such
+// block): start_row_check sets `flag` (one word) to `rows`; mark_unsatisfied_rows lowers it to
+// row0 + r for the first r < rows with a[r] * b[r] != c[r] (atomicMin), asynchronous on `s`;
+// first_marked_row waits for `s` and reads it (`rows`: every row holds).
+void start_row_check(DeviceBuffer<unsigned long long>& flag, size_t rows, cudaStream_t s);
 void mark_unsatisfied_rows(const Fr* d_a, const Fr* d_b, const Fr* d_c, size_t rows, size_t row0,
                            unsigned long long* d_first, cudaStream_t s);
+size_t first_marked_row(const DeviceBuffer<unsigned long long>& flag, cudaStream_t s);
 
 }  // namespace cuzk::gpu
