@@ -149,6 +149,11 @@ void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t rows, bool pinned
 }
 
 void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::ProverTiming& t) {
+  const cudaStream_t s = stream_->get();
+  // Marks between the steps: uploads (the matrices' page-locked copy the first time too) | SpMV
+  // of A, B and C (checked) | a, b to the coset, a b | SpMV of C again | the rest of the chain.
+  Event start, uploaded, checked, multiplied, evaluated, done;
+  start.record(s);
   const pce::RecordedCircuit& rc = *in.circuit;
   const PinnedMatrices& pinned = pinned_matrices(rc);
   const bool locked = pinned.bytes.size() != 0;
@@ -156,11 +161,6 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
   const size_t rows = in.rows();
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
   const size_t n = domain.size();
-  const cudaStream_t s = stream_->get();
-  // Marks between the steps: uploads | SpMV of A, B and C (checked) | a, b to the coset, a b |
-  // SpMV of C again | the rest of the chain.
-  Event start, uploaded, checked, multiplied, evaluated, done;
-  start.record(s);
   d_w_.reserve(w.inputs.size() + w.num_aux);
   upload_witness(w, d_w_.get(), witness_scratch_, s);
   d_coefficients_.reserve(std::max<size_t>(1, rc.coefficients.size()));
