@@ -4,6 +4,7 @@
 // device memory cap (gpu/device/device_memory_cap.hpp), whose refusals need no device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "gpu/device/cuda_check.hpp"
@@ -130,6 +131,7 @@ void check_chunks(size_t n, bool with_density, uint64_t seed) {
   EXPECT_EQ(msm_split<Curve>(d_b.get(), d_s.get(), n, dd, ws, stream.get()).to_affine(), want);
   BaseStreamer streamer(0, &pool());
   streamer.reserve(1024 * sizeof(Affine<Curve>));
+  EXPECT_EQ(streamer.pinned_bytes(), 0u);  // the host slots wait for a piece to stage
   for (size_t chunk : {64, 192, 1024}) {
     ChunkedMsmInput<Curve> in;
     in.host_bases = bases;
@@ -143,6 +145,7 @@ void check_chunks(size_t n, bool with_density, uint64_t seed) {
     EXPECT_EQ(streamer.msm<Curve>(in, chunk, ws, stream.get(), &stats).to_affine(), want)
         << "streamed, chunk " << chunk;
     EXPECT_EQ(stats.scalars, n);
+    EXPECT_EQ(streamer.pinned_bytes(), 2 * 1024 * sizeof(Affine<Curve>));  // staged
     in.d_bases = d_b.get();
     EXPECT_EQ(streamer.msm<Curve>(in, chunk, ws, stream.get(), nullptr).to_affine(), want)
         << "resident, chunk " << chunk;
@@ -159,6 +162,33 @@ void check_chunks(size_t n, bool with_density, uint64_t seed) {
     EXPECT_THROW(streamer.msm<Curve>(in, 4096, ws, stream.get(), nullptr), std::invalid_argument);
   }
   streamer.release();
+}
+
+// Bases in page-locked memory go to the device slots directly: the same sum, and the streamer
+// never makes its pinned host slots; pageable bases then make them.
+TEST_F(StreamedMsm, PageLockedBasesStreamWithoutStagingSlots) {
+  std::mt19937_64 rng(9);
+  constexpr size_t kN = 3000;
+  const std::vector<Fr> scalars = mixed_scalars(kN, rng);
+  const auto bases = msm_test::random_bases<G1Curve>(kN, rng);
+  const G1Affine want = msm_pippenger<G1Curve>(bases, scalars, pool()).to_affine();
+  PinnedBuffer<G1Affine> locked(kN);
+  std::copy(bases.begin(), bases.end(), locked.get());
+  ASSERT_TRUE(is_page_locked(locked.get()));
+  DeviceBuffer<Fr> d_s = to_device<Fr>(scalars);
+  MsmWorkspace ws;
+  Stream stream;
+  BaseStreamer streamer(0, &pool());
+  streamer.reserve(512 * sizeof(G1Affine));
+  ChunkedMsmInput<G1Curve> in;
+  in.host_bases = std::span<const G1Affine>(locked.get(), kN);
+  in.d_scalars = d_s.get();
+  in.n = kN;
+  EXPECT_EQ(streamer.msm<G1Curve>(in, 512, ws, stream.get(), nullptr).to_affine(), want);
+  EXPECT_EQ(streamer.pinned_bytes(), 0u);
+  in.host_bases = bases;
+  EXPECT_EQ(streamer.msm<G1Curve>(in, 512, ws, stream.get(), nullptr).to_affine(), want);
+  EXPECT_EQ(streamer.pinned_bytes(), 2 * 512 * sizeof(G1Affine));
 }
 
 TEST_F(StreamedMsm, G1ChunksEqualTheWholeMsmAndTheCpu) {

@@ -22,14 +22,20 @@ void BaseStreamer::reserve(size_t slot_bytes) {
       consumed_[k] = std::make_unique<Event>();
     }
   }
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < 2; ++k)
     d_slot_[k].reserve(slot_bytes);
-    if (h_slot_[k].size() < slot_bytes) {
-      h_slot_[k] = PinnedBuffer<uint8_t>();  // the old one first: host memory for the new one
-      h_slot_[k] = PinnedBuffer<uint8_t>(slot_bytes);
-    }
+  slot_bytes_ = d_slot_[0].size();
+}
+
+void BaseStreamer::reserve_host_slots() {
+  for (int k = 0; k < 2; ++k) {
+    if (h_slot_[k].size() >= slot_bytes_) continue;
+    // An upload from the old slot may still be in flight (a call returns once its copies are
+    // queued before the compute stream); the old one goes first: host memory for the new one.
+    if (used_[k]) copied_[k]->sync();
+    h_slot_[k] = PinnedBuffer<uint8_t>();
+    h_slot_[k] = PinnedBuffer<uint8_t>(slot_bytes_);
   }
-  slot_bytes_ = std::min(d_slot_[0].size(), h_slot_[0].size());
 }
 
 void BaseStreamer::release_device() {
@@ -69,6 +75,7 @@ void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>&
                                   std::to_string(slot_bytes_));
     }
   }
+  if (!pinned_source) reserve_host_slots();
   const cudaStream_t copy = copy_->get();
   // Host copy of piece k into pinned slot k % 2, once that slot's previous upload is done (piece
   // k - 2, or the last piece of an earlier call through this slot).

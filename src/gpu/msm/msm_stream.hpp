@@ -56,14 +56,18 @@ class BaseStreamer {
   // threads for the host copies (null: the copying thread alone).
   BaseStreamer(int device, ThreadPool* pool) : device_(device), pool_(pool) {}
 
-  // Two device and two pinned slots of `slot_bytes` each (device ones charged to the current
-  // DeviceMemoryCap). Kept across calls until release().
+  // Two device slots of `slot_bytes` each (charged to the current DeviceMemoryCap), kept across
+  // calls until release(). The two pinned host slots are made at the first call that stages a
+  // piece (not one whose source is page-locked: the engine locks a capped device's streamed
+  // points and the backend pins its matrices, so in steady state nothing is staged, and the
+  // slots, up to 2 x 3.2 GiB for 2^24 G2 points at ~0.5 s per GiB of cudaHostAlloc, are never
+  // made).
   void reserve(size_t slot_bytes);
   // Frees the device slots (the pinned ones stay: cudaHostAlloc costs ~0.5 s per GiB).
   void release_device();
   void release();
   size_t slot_bytes() const { return slot_bytes_; }
-  // Host bytes of the pinned slots (kept across release_device()).
+  // Host bytes of the pinned slots (kept across release_device(); 0 until a piece is staged).
   size_t pinned_bytes() const { return h_slot_[0].size() + h_slot_[1].size(); }
 
   // sum_i scalars[i] * bases[rank(i) or i] in chunks of `chunk` scalars (a multiple of 64).
@@ -95,6 +99,8 @@ class BaseStreamer {
   uint64_t uploaded_bytes() const { return uploaded_; }
 
  private:
+  // The pinned host slots at slot_bytes_ each (made or grown here, on the calling thread).
+  void reserve_host_slots();
   // Copies `bytes` from src to dst (pinned) on the pool.
   void host_copy(void* dst, const void* src, size_t bytes) const;
 
