@@ -43,6 +43,10 @@ int run_kernel_checks(unsigned threads);
 // returns the number of results that differ from the CPU's.
 int run_msm_chunk_rows(const KernelsOptions& o, ThreadPool& pool);
 
+// The alloc rows: device buffers allocated and freed at a capped front's sizes; prints their
+// table.
+void run_alloc_rows();
+
 int run_kernels(const KernelsOptions& o);
 
 }  // namespace cuzk::bench
