@@ -4,6 +4,7 @@
 // the building blocks whose sum is a StackedDrg partition's synthesis time.
 #include <benchmark/benchmark.h>
 
+#include <bit>
 #include <random>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "circuits/label_native.hpp"
 #include "circuits/por.hpp"
 #include "circuits/poseidon_circuit.hpp"
+#include "cs/density.hpp"
 #include "cs/metric_cs.hpp"
 #include "cs/proving_assignment.hpp"
 #include "gadgets/uint32.hpp"
@@ -104,6 +106,44 @@ void BM_CreateLabel(benchmark::State& state) {
 }
 BENCHMARK(BM_CreateLabel<ProvingAssignment>)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CreateLabel<MetricCS>)->Unit(benchmark::kMillisecond);
+
+// A 32 GiB partition's density (2^27 bits) counted as every prover entry point's fit check does
+// (DensityTracker::popcount, the CPU's bit-count instruction where it has one), against the
+// portable bit count it replaced.
+std::vector<uint64_t> density_words() {
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> words(size_t{1} << 21);
+  for (uint64_t& w : words)
+    w = rng();
+  return words;
+}
+
+void BM_DensityPopcount(benchmark::State& state) {
+  const DensityTracker d = DensityTracker::from_words(density_words(), size_t{1} << 27);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(d.popcount());
+}
+BENCHMARK(BM_DensityPopcount)->Unit(benchmark::kMillisecond);
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define CUZK_PORTABLE_BIT_COUNT __attribute__((target("no-popcnt")))
+#else
+#define CUZK_PORTABLE_BIT_COUNT
+#endif
+
+CUZK_PORTABLE_BIT_COUNT size_t portable_bit_count(const std::vector<uint64_t>& words) {
+  size_t n = 0;
+  for (const uint64_t w : words)
+    n += static_cast<size_t>(std::popcount(w));
+  return n;
+}
+
+void BM_DensityPopcountPortable(benchmark::State& state) {
+  const std::vector<uint64_t> words = density_words();
+  for (auto _ : state)
+    benchmark::DoNotOptimize(portable_bit_count(words));
+}
+BENCHMARK(BM_DensityPopcountPortable)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace cuzk::circuits

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "util/bit_count.hpp"
+
 namespace cuzk {
 
 class DensityTracker {
@@ -32,12 +34,7 @@ class DensityTracker {
   void set(size_t i) { words_[i / 64] |= uint64_t{1} << (i % 64); }
   bool get(size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
   size_t size() const { return size_; }
-  size_t popcount() const {
-    size_t n = 0;
-    for (uint64_t w : words_)
-      n += static_cast<size_t>(std::popcount(w));
-    return n;
-  }
+  size_t popcount() const { return count_set_bits(words_); }
   const std::vector<uint64_t>& words() const { return words_; }
   friend bool operator==(const DensityTracker&, const DensityTracker&) = default;
 
