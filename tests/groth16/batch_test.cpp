@@ -6,12 +6,14 @@
 
 #include <random>
 
+#include "cs/proving_assignment.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "pce/recording_cs.hpp"
 #include "pce/witness_cs.hpp"
+#include "poly/evaluation_domain.hpp"
 #include "random_circuit.hpp"
 
 namespace cuzk::groth16 {
@@ -96,6 +98,55 @@ TEST(Groth16Batch, ABatchOfTwoShapesOrMismatchedSpansIsRefused) {
   inputs.pop_back();
   EXPECT_THROW(cpu.aux_msm(params, AuxSection::kL, inputs, sums, timings), std::invalid_argument);
   EXPECT_THROW(cpu.aux_msm(params, AuxSection::kL, {}, {}, {}), std::invalid_argument);
+}
+
+// The section lengths are counted once a batch (from its first partition); every later
+// partition is still checked for what is its own: its witness, and a shape equal to the first.
+TEST(Groth16Batch, ALaterPartitionsOwnFaultIsCaughtThoughTheFirstFits) {
+  const RandomCircuit c(200, 2, 1, 10);
+  const Parameters params =
+      generate_parameters_insecure(c, ToxicWaste::insecure_from_seed("later"), pool());
+  pce::RecordingCS rec;
+  c.synthesize(rec);
+  const pce::RecordedCircuit rc = std::move(rec).finish({"random", 200, "later", 1});
+  pce::WitnessCS cs(&pool());
+  c.synthesize(cs);
+  const pce::CompactWitness good = std::move(cs).finish();
+  pce::CompactWitness not_one = good;
+  not_one.inputs[0] = Fr::zero();
+  pce::CompactWitness short_aux = good;
+  short_aux.num_aux -= 1;
+  CpuBackend cpu(pool());
+  std::vector<MsmSums> sums(2);
+  std::vector<ProverTiming> timings(2);
+  const auto refusal = [&](const pce::CompactWitness& second) {
+    const std::vector<PartitionInput> inputs = {PartitionInput::recorded(good, rc),
+                                                PartitionInput::recorded(second, rc)};
+    try {
+      cpu.aux_msm(params, AuxSection::kL, inputs, sums, timings);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(not_one).find("input 0 of the witness is not ONE"), std::string::npos);
+  EXPECT_NE(refusal(short_aux).find("the recorded circuit"), std::string::npos);
+  EXPECT_EQ(refusal(good), "accepted");
+
+  // Evaluated partitions (no recorded circuit): equal densities, but the second has half the
+  // rows, so a smaller domain than the one h was made for.
+  ProvingAssignment pa;
+  c.synthesize(pa);
+  pa.add_input_constraints();
+  const std::span<const Fr> sa(pa.a), sb(pa.b), sc(pa.c);
+  const size_t half = sa.size() / 2;
+  ASSERT_LT(EvaluationDomain::for_size(half).size(), EvaluationDomain::for_size(sa.size()).size());
+  const std::vector<PartitionInput> uneven = {
+      PartitionInput::evaluated(good, sa, sb, sc, pa.a_aux_density, pa.b_input_density,
+                                pa.b_aux_density),
+      PartitionInput::evaluated(good, sa.first(half), sb.first(half), sc.first(half),
+                                pa.a_aux_density, pa.b_input_density, pa.b_aux_density)};
+  EXPECT_THROW(cpu.aux_msm(params, AuxSection::kL, uneven, sums, timings), std::invalid_argument);
 }
 
 }  // namespace
