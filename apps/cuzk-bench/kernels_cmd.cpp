@@ -41,6 +41,11 @@
 
 namespace cuzk::bench {
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
 namespace {
 
 constexpr size_t kDistinctLog = 16;  // distinct bases, tiled
@@ -51,11 +56,6 @@ struct Row {
   double sppark_ms = -1;  // gpu-anchors.md, same H200; < 0: no anchor
   std::string note;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
 
 double wall_ms(const std::function<void()>& f, unsigned reps) {
   std::vector<double> t;

@@ -35,6 +35,9 @@ struct KernelsOptions {
   bool names(const std::string& section) const;  // `only` names it (opt-in sections)
 };
 
+// The middle value of `v` (the upper middle for an even count); 0 when empty.
+double median(std::vector<double> v);
+
 // The small-size checks of every kernel against its CPU twin; prints one line per check and
 // returns the number of mismatches.
 int run_kernel_checks(unsigned threads);
