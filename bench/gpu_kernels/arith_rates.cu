@@ -32,6 +32,23 @@ __global__ void field_chain_kernel(FD* io, uint32_t iters) {
   io[2 * i] = a;
 }
 
+// Two independent chains a thread (a <- a b, c <- c b): twice the instruction-level parallelism
+// of field_chain_kernel at the cost of its registers. A product that waits on its pipes'
+// latency (few warps resident a scheduler) runs faster here; one at its pipes' throughput
+// bound does not.
+template <class FD>
+__global__ void field_chain2_kernel(FD* io, uint32_t iters) {
+  const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
+  FD a = io[2 * i];
+  const FD b = io[2 * i + 1];
+  FD c = b;
+  for (uint32_t k = 0; k < iters; ++k) {
+    a = a * b;
+    c = c * b;
+  }
+  io[2 * i] = a + c;
+}
+
 // The multiplier pipes' issue ceilings: kChains independent chains of one instruction per thread
 // (x <- x m + c), enough to cover its latency at full occupancy. DFMA: the FP64 pipe (m = 0.5,
 // c = 1: the chains converge to 2, no overflow or subnormals); IMAD: the integer multiplier.
@@ -74,7 +91,7 @@ __global__ void imad_chain_kernel(uint32_t* io, uint32_t iters) {
 // A Mont32 and a MontF64 product chain side by side in each thread: the product-level hybrid
 // (mont_f64.cuh), two products an iteration, one on each multiplier pipe.
 template <class F>
-__global__ void pair_chain_kernel(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
+__device__ __forceinline__ void pair_chain(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
   const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
   Mont32<F> a = io32[2 * i];
   const Mont32<F> b = io32[2 * i + 1];
@@ -86,6 +103,20 @@ __global__ void pair_chain_kernel(Mont32<F>* io32, MontF64<F>* io64, uint32_t it
   }
   io32[2 * i] = a;
   io64[2 * i] = c;
+}
+
+template <class F>
+__global__ void pair_chain_kernel(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
+  pair_chain(io32, io64, iters);
+}
+
+// The same with the registers capped for kMinBlocks blocks an SM: session 16's ncu found the Fp
+// pair at 126 registers (4 blocks, 4 warps a scheduler) stalled on dependencies ("wait" first,
+// 1.05 eligible warps), where the FP64 and integer pipes were both short of work.
+template <class F, int kMinBlocks>
+__global__ void __launch_bounds__(128, kMinBlocks)
+    pair_chain_bounded_kernel(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
+  pair_chain(io32, io64, iters);
 }
 
 // acc <- acc + table[j] (mixed XYZZ + affine) with j from a per-thread LCG over the table.
@@ -107,6 +138,19 @@ unsigned sm_count() {
   CUZK_CUDA_CHECK(cudaGetDevice(&dev));
   CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   return static_cast<unsigned>(sms);
+}
+
+// Blocks of kThreads that fill every SM kWaves times at the occupancy `kernel`'s registers
+// allow. A grid with a partial last wave charged the rows whose kernels keep fewer blocks
+// resident (session 16's ncu: MontF64 Fp mul, 80 registers, 6 blocks an SM, ran 2.67 waves of
+// the old fixed 16 blocks an SM, so up to a ninth of its time with a third of the SMs idle).
+constexpr unsigned kWaves = 4;
+template <class Kernel>
+unsigned whole_waves(Kernel kernel) {
+  int per_sm = 0;
+  CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, 0));
+  if (per_sm <= 0) throw std::runtime_error("arith rates: a kernel that no SM can hold");
+  return static_cast<unsigned>(per_sm) * sm_count() * kWaves;
 }
 
 // Seconds of one launch: the median over reps after a warm-up; every launch checked.
@@ -133,7 +177,8 @@ std::vector<FD> chain_operands(size_t n) {
 }
 
 template <class FD, FieldOp kOp>
-double field_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s) {
+double field_rate(uint32_t iters, unsigned reps, cudaStream_t s) {
+  const unsigned blocks = whole_waves(field_chain_kernel<FD, kOp>);
   const size_t threads = size_t{blocks} * kThreads;
   DeviceBuffer<FD> io(2 * threads);
   const std::vector<FD> host = chain_operands<FD>(2 * threads);  // alive until the timing syncs
@@ -143,9 +188,30 @@ double field_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s
   return static_cast<double>(threads) * iters / sec;
 }
 
-// Products per second of pair_chain_kernel (both chains counted).
-template <class F>
-double pair_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s) {
+// Products per second of field_chain2_kernel (both chains counted).
+template <class FD>
+double field2_rate(uint32_t iters, unsigned reps, cudaStream_t s) {
+  const unsigned blocks = whole_waves(field_chain2_kernel<FD>);
+  const size_t threads = size_t{blocks} * kThreads;
+  DeviceBuffer<FD> io(2 * threads);
+  const std::vector<FD> host = chain_operands<FD>(2 * threads);
+  io.upload(host, s);
+  const double sec = time_s(
+      [&] { field_chain2_kernel<FD><<<blocks, kThreads, 0, s>>>(io.get(), iters); }, reps, s);
+  return 2.0 * static_cast<double>(threads) * iters / sec;
+}
+
+// Products per second of pair_chain_kernel (kMinBlocks 0) or pair_chain_bounded_kernel (both
+// chains counted).
+template <class F, int kMinBlocks = 0>
+double pair_rate(uint32_t iters, unsigned reps, cudaStream_t s) {
+  const auto kernel = [] {
+    if constexpr (kMinBlocks == 0)
+      return pair_chain_kernel<F>;
+    else
+      return pair_chain_bounded_kernel<F, kMinBlocks>;
+  }();
+  const unsigned blocks = whole_waves(kernel);
   const size_t threads = size_t{blocks} * kThreads;
   DeviceBuffer<Mont32<F>> io32(2 * threads);
   DeviceBuffer<MontF64<F>> io64(2 * threads);
@@ -153,15 +219,16 @@ double pair_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s)
   const std::vector<MontF64<F>> host64 = chain_operands<MontF64<F>>(2 * threads);
   io32.upload(host32, s);
   io64.upload(host64, s);
-  const double sec = time_s(
-      [&] { pair_chain_kernel<F><<<blocks, kThreads, 0, s>>>(io32.get(), io64.get(), iters); },
-      reps, s);
+  const double sec =
+      time_s([&] { kernel<<<blocks, kThreads, 0, s>>>(io32.get(), io64.get(), iters); }, reps, s);
   return 2.0 * static_cast<double>(threads) * iters / sec;
 }
 
 // Instructions per second of dfma_chain_kernel (double) or imad_chain_kernel (uint32_t).
 template <class T>
-double pipe_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s) {
+double pipe_rate(uint32_t iters, unsigned reps, cudaStream_t s) {
+  const unsigned blocks =
+      std::is_same_v<T, double> ? whole_waves(dfma_chain_kernel) : whole_waves(imad_chain_kernel);
   const size_t threads = size_t{blocks} * kThreads;
   DeviceBuffer<T> io(2 * threads);
   std::vector<T> host(2 * threads);
@@ -182,9 +249,10 @@ double pipe_rate(unsigned blocks, uint32_t iters, unsigned reps, cudaStream_t s)
 }
 
 template <class Curve>
-double madd_rate(const Affine<Curve>* table, size_t n, unsigned blocks, uint32_t iters,
-                 unsigned reps, cudaStream_t s) {
+double madd_rate(const Affine<Curve>* table, size_t n, uint32_t iters, unsigned reps,
+                 cudaStream_t s) {
   using CurveD = typename DeviceCurveOf<Curve>::type;
+  const unsigned blocks = whole_waves(madd_chain_kernel<CurveD>);
   if (n == 0 || (n & (n - 1)) != 0) throw std::invalid_argument("arith rates: table size");
   const size_t threads = size_t{blocks} * kThreads;
   DeviceBuffer<Xyzz<CurveD>> out(threads);
@@ -204,38 +272,46 @@ std::vector<ArithRate> measure_arith_rates(const Affine<G1Curve>* g1_small, size
                                            const Affine<G1Curve>* g1_large, size_t n_g1_large,
                                            const Affine<G2Curve>* g2_small, size_t n_g2_small,
                                            unsigned reps, cudaStream_t s) {
-  const unsigned blocks = sm_count() * 16;  // full residency whatever the register count
   std::vector<ArithRate> r;
-  r.push_back({"Fr mul", field_rate<FrD, FieldOp::kMul>(blocks, 8192, reps, s), 5.93e10});
-  r.push_back({"Fp mul", field_rate<FpD, FieldOp::kMul>(blocks, 2048, reps, s), 2.69e10});
-  r.push_back({"Fp sqr", field_rate<FpD, FieldOp::kSqr>(blocks, 2048, reps, s), 3.24e10});
+  r.push_back({"Fr mul", field_rate<FrD, FieldOp::kMul>(8192, reps, s), 5.93e10});
+  r.push_back({"Fp mul", field_rate<FpD, FieldOp::kMul>(2048, reps, s), 2.69e10});
+  r.push_back({"Fp sqr", field_rate<FpD, FieldOp::kSqr>(2048, reps, s), 3.24e10});
   // FP64 products (MontF64, 51-bit limbs; not yet in the kernels) against the same chains on
   // Mont32 above, and both multiplier pipes' issue ceilings (instructions/s).
-  r.push_back({"Fr mul, FP64 (MontF64)",
-               field_rate<MontF64<Fr>, FieldOp::kMul>(blocks, 8192, reps, s), -1});
+  r.push_back(
+      {"Fr mul, FP64 (MontF64)", field_rate<MontF64<Fr>, FieldOp::kMul>(8192, reps, s), -1});
   r.push_back({"Fr mul, FP64 Karatsuba (MontF64)",
-               field_rate<MontF64<Fr>, FieldOp::kMulKaratsuba>(blocks, 8192, reps, s), -1});
-  r.push_back({"Fr sqr, FP64 (MontF64)",
-               field_rate<MontF64<Fr>, FieldOp::kSqr>(blocks, 8192, reps, s), -1});
-  r.push_back({"Fp mul, FP64 (MontF64)",
-               field_rate<MontF64<Fp>, FieldOp::kMul>(blocks, 2048, reps, s), -1});
+               field_rate<MontF64<Fr>, FieldOp::kMulKaratsuba>(8192, reps, s), -1});
+  r.push_back(
+      {"Fr sqr, FP64 (MontF64)", field_rate<MontF64<Fr>, FieldOp::kSqr>(8192, reps, s), -1});
+  r.push_back(
+      {"Fp mul, FP64 (MontF64)", field_rate<MontF64<Fp>, FieldOp::kMul>(2048, reps, s), -1});
   r.push_back({"Fp mul, FP64 Karatsuba (MontF64)",
-               field_rate<MontF64<Fp>, FieldOp::kMulKaratsuba>(blocks, 2048, reps, s), -1});
-  r.push_back({"Fp sqr, FP64 (MontF64)",
-               field_rate<MontF64<Fp>, FieldOp::kSqr>(blocks, 2048, reps, s), -1});
+               field_rate<MontF64<Fp>, FieldOp::kMulKaratsuba>(2048, reps, s), -1});
   r.push_back(
-      {"Fr mul, Mont32 and MontF64 side by side", pair_rate<Fr>(blocks, 4096, reps, s), -1});
+      {"Fp sqr, FP64 (MontF64)", field_rate<MontF64<Fp>, FieldOp::kSqr>(2048, reps, s), -1});
+  // Latency or throughput (issue 32): the same products, two independent chains a thread.
+  r.push_back({"Fp mul, two chains a thread", field2_rate<FpD>(1024, reps, s), -1});
   r.push_back(
-      {"Fp mul, Mont32 and MontF64 side by side", pair_rate<Fp>(blocks, 1024, reps, s), -1});
-  r.push_back({"DFMA, FP64 pipe ceiling", pipe_rate<double>(blocks, 4096, reps, s), -1});
+      {"Fp mul, FP64 (MontF64), two chains a thread", field2_rate<MontF64<Fp>>(1024, reps, s), -1});
   r.push_back(
-      {"IMAD, integer multiplier ceiling", pipe_rate<uint32_t>(blocks, 4096, reps, s), 1.67e13});
+      {"Fr mul, FP64 (MontF64), two chains a thread", field2_rate<MontF64<Fr>>(4096, reps, s), -1});
+  r.push_back({"Fr mul, Mont32 and MontF64 side by side", pair_rate<Fr>(4096, reps, s), -1});
+  r.push_back({"Fp mul, Mont32 and MontF64 side by side", pair_rate<Fp>(1024, reps, s), -1});
+  r.push_back({"Fp mul, Mont32 and MontF64 side by side, 5 blocks an SM",
+               pair_rate<Fp, 5>(1024, reps, s), -1});
+  r.push_back({"Fp mul, Mont32 and MontF64 side by side, 6 blocks an SM",
+               pair_rate<Fp, 6>(1024, reps, s), -1});
+  r.push_back({"Fr mul, Mont32 and MontF64 side by side, 8 blocks an SM",
+               pair_rate<Fr, 8>(4096, reps, s), -1});
+  r.push_back({"DFMA, FP64 pipe ceiling", pipe_rate<double>(4096, reps, s), -1});
+  r.push_back({"IMAD, integer multiplier ceiling", pipe_rate<uint32_t>(4096, reps, s), 1.67e13});
   r.push_back({"G1 XYZZ + affine, L2-resident table",
-               madd_rate<G1Curve>(g1_small, n_g1_small, blocks, 256, reps, s), 2.64e9});
+               madd_rate<G1Curve>(g1_small, n_g1_small, 256, reps, s), 2.64e9});
   r.push_back({"G1 XYZZ + affine, gathers from HBM",
-               madd_rate<G1Curve>(g1_large, n_g1_large, blocks, 256, reps, s), 2.52e9});
+               madd_rate<G1Curve>(g1_large, n_g1_large, 256, reps, s), 2.52e9});
   r.push_back({"G2 XYZZ + affine, L2-resident table",
-               madd_rate<G2Curve>(g2_small, n_g2_small, blocks, 64, reps, s), -1});
+               madd_rate<G2Curve>(g2_small, n_g2_small, 64, reps, s), -1});
   return r;
 }
 
