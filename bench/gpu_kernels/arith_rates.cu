@@ -89,9 +89,11 @@ __global__ void imad_chain_kernel(uint32_t* io, uint32_t iters) {
 }
 
 // A Mont32 and a MontF64 product chain side by side in each thread: the product-level hybrid
-// (mont_f64.cuh), two products an iteration, one on each multiplier pipe.
+// (mont_f64.cuh), two products an iteration, one on each multiplier pipe. Capping its registers
+// for 5 or 6 blocks an SM (126 registers, 4 blocks, uncapped) was measured slower (session 16,
+// H100: 2.35e10 and 2.27e10 against 2.62e10 Fp products/s; docs/perf-log.md).
 template <class F>
-__device__ __forceinline__ void pair_chain(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
+__global__ void pair_chain_kernel(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
   const size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x;
   Mont32<F> a = io32[2 * i];
   const Mont32<F> b = io32[2 * i + 1];
@@ -103,20 +105,6 @@ __device__ __forceinline__ void pair_chain(Mont32<F>* io32, MontF64<F>* io64, ui
   }
   io32[2 * i] = a;
   io64[2 * i] = c;
-}
-
-template <class F>
-__global__ void pair_chain_kernel(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
-  pair_chain(io32, io64, iters);
-}
-
-// The same with the registers capped for kMinBlocks blocks an SM: session 16's ncu found the Fp
-// pair at 126 registers (4 blocks, 4 warps a scheduler) stalled on dependencies ("wait" first,
-// 1.05 eligible warps), where the FP64 and integer pipes were both short of work.
-template <class F, int kMinBlocks>
-__global__ void __launch_bounds__(128, kMinBlocks)
-    pair_chain_bounded_kernel(Mont32<F>* io32, MontF64<F>* io64, uint32_t iters) {
-  pair_chain(io32, io64, iters);
 }
 
 // acc <- acc + table[j] (mixed XYZZ + affine) with j from a per-thread LCG over the table.
@@ -141,9 +129,9 @@ unsigned sm_count() {
 }
 
 // Blocks of kThreads that fill every SM kWaves times at the occupancy `kernel`'s registers
-// allow. A grid with a partial last wave charged the rows whose kernels keep fewer blocks
-// resident (session 16's ncu: MontF64 Fp mul, 80 registers, 6 blocks an SM, ran 2.67 waves of
-// the old fixed 16 blocks an SM, so up to a ninth of its time with a third of the SMs idle).
+// allow, so that no row pays for a partial last wave (the old fixed 16 blocks an SM gave MontF64
+// Fp mul, 80 registers and 6 blocks an SM, 2.67 waves; on whole waves it measured 1% faster,
+// 2.24e10 -> 2.26e10 on an H100, session 16).
 constexpr unsigned kWaves = 4;
 template <class Kernel>
 unsigned whole_waves(Kernel kernel) {
@@ -201,16 +189,10 @@ double field2_rate(uint32_t iters, unsigned reps, cudaStream_t s) {
   return 2.0 * static_cast<double>(threads) * iters / sec;
 }
 
-// Products per second of pair_chain_kernel (kMinBlocks 0) or pair_chain_bounded_kernel (both
-// chains counted).
-template <class F, int kMinBlocks = 0>
+// Products per second of pair_chain_kernel (both chains counted).
+template <class F>
 double pair_rate(uint32_t iters, unsigned reps, cudaStream_t s) {
-  const auto kernel = [] {
-    if constexpr (kMinBlocks == 0)
-      return pair_chain_kernel<F>;
-    else
-      return pair_chain_bounded_kernel<F, kMinBlocks>;
-  }();
+  const auto kernel = pair_chain_kernel<F>;
   const unsigned blocks = whole_waves(kernel);
   const size_t threads = size_t{blocks} * kThreads;
   DeviceBuffer<Mont32<F>> io32(2 * threads);
@@ -298,12 +280,6 @@ std::vector<ArithRate> measure_arith_rates(const Affine<G1Curve>* g1_small, size
       {"Fr mul, FP64 (MontF64), two chains a thread", field2_rate<MontF64<Fr>>(4096, reps, s), -1});
   r.push_back({"Fr mul, Mont32 and MontF64 side by side", pair_rate<Fr>(4096, reps, s), -1});
   r.push_back({"Fp mul, Mont32 and MontF64 side by side", pair_rate<Fp>(1024, reps, s), -1});
-  r.push_back({"Fp mul, Mont32 and MontF64 side by side, 5 blocks an SM",
-               pair_rate<Fp, 5>(1024, reps, s), -1});
-  r.push_back({"Fp mul, Mont32 and MontF64 side by side, 6 blocks an SM",
-               pair_rate<Fp, 6>(1024, reps, s), -1});
-  r.push_back({"Fr mul, Mont32 and MontF64 side by side, 8 blocks an SM",
-               pair_rate<Fr, 8>(4096, reps, s), -1});
   r.push_back({"DFMA, FP64 pipe ceiling", pipe_rate<double>(4096, reps, s), -1});
   r.push_back({"IMAD, integer multiplier ceiling", pipe_rate<uint32_t>(4096, reps, s), 1.67e13});
   r.push_back({"G1 XYZZ + affine, L2-resident table",
