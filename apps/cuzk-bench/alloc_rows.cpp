@@ -5,7 +5,6 @@
 // DeviceBuffer::allocate and of release (cudaMalloc and cudaFree, which waits for the device:
 // the device is idle here, as at the front's phase boundaries), medians of 5 after a warm-up,
 // and the same pair with a kernel-free cudaMemset of the buffer between (the pages touched).
-#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
