@@ -28,6 +28,8 @@
 #                                        DAEMON=path: another cuzk-daemon binary, for an A/B)
 #          tools/gpu-32g-run.sh winning-busy   32 GiB PoRep parameters made on the GPU, then
 #                                        WinningPoSt alone and while 2 PoRep C2 jobs prove
+#                                        (BUSY_SAMPLES: that many, 2.3 s apart; LIMIT=24GiB:
+#                                        the daemon under that [gpus] memory_limit)
 #          tools/gpu-32g-run.sh capped   32 GiB PoRep parameters made on the GPU, then one daemon
 #                                        per [gpus] memory_limit in LIMITS (default "0 24GiB
 #                                        16GiB": uncapped, then the bases streamed from host
@@ -255,7 +257,8 @@ if [[ "${1:-}" == "winning-busy" ]]; then
   run params-porep-$SHORT 330 "$B/cuzk" porep params --sector-size "$SIZE" --backend "${PARAMS_BACKEND:-gpu}" \
     --out "$WORK/params" --pce-dir "$WORK/pce" --seed "cuzk h200 $SHORT" || exit 1; }
   post_bench --kind winning --sector-size "$SIZE" --count "${COUNT:-3}" \
-    --busy-c1 "$WORK/c1-$SHORT.json" --busy 2
+    --busy-c1 "$WORK/c1-$SHORT.json" --busy 2 --busy-samples "${BUSY_SAMPLES:-1}" \
+    --memory-limit "${LIMIT:-0}"
   exit 0
 fi
 

@@ -15,13 +15,16 @@
 # --backend cpu|gpu|auto, --count N (default 3), --params DIR (default $WORK/params; WinningPoSt
 # and test-size parameters are made there once with `cuzk post params` when missing),
 # --busy-c1 FILE and --busy N (PoRep C1 and jobs in flight; its parameters must be in --params),
+# --busy-samples K (default 1: that many proofs while the PoRep jobs prove, one every 2.3 s, so
+# that they arrive at different points of a partition's ~1.5-2 s on the GPU),
 # --threads T, --synthesis-workers W, --pce DIR (the daemon's [pce] cache_dir: recordings made
 # there beforehand, e.g. by `params --backend gpu --pce-dir DIR`, are loaded, not recorded again),
 # --no-subgroup-check ([srs] check_subgroups = false: for parameters this run just made),
 # --memory-limit L ([gpus] memory_limit, e.g. 24GiB: a smaller card's plan; default the device's).
 # Results: $OUT (default $WORK/out), summary-*.txt.
 set -euo pipefail
-BIN=build KIND=winning SIZE=2KiB BACKEND=auto COUNT=3 PARAMS="" BUSY_C1="" BUSY=2 THREADS=0
+BIN=build KIND=winning SIZE=2KiB BACKEND=auto COUNT=3 PARAMS="" BUSY_C1="" BUSY=2 BUSY_SAMPLES=1
+THREADS=0
 WORKERS=1 PCE="" CHECK_SUBGROUPS=true MEMORY_LIMIT=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -33,6 +36,7 @@ while [[ $# -gt 0 ]]; do
     --params) PARAMS=$2; shift 2 ;;
     --busy-c1) BUSY_C1=$2; shift 2 ;;
     --busy) BUSY=$2; shift 2 ;;
+    --busy-samples) BUSY_SAMPLES=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
     --synthesis-workers) WORKERS=$2; shift 2 ;;
     --pce) PCE=$2; shift 2 ;;
@@ -135,6 +139,10 @@ if [[ -n "$BUSY_C1" ]]; then
   done
   sleep 3
   prove_one "$KIND-$SIZE-busy"
+  for i in $(seq 2 "$BUSY_SAMPLES"); do
+    sleep 2.3
+    prove_one "$KIND-$SIZE-busy-$i"
+  done
   bench metrics > "$OUT/metrics-busy.txt"
 fi
 bench metrics > "$OUT/metrics-$KIND-$SIZE-$BACKEND.txt"
