@@ -28,7 +28,7 @@
 #                                        DAEMON=path: another cuzk-daemon binary, for an A/B)
 #          tools/gpu-32g-run.sh winning-busy   32 GiB PoRep parameters made on the GPU, then
 #                                        WinningPoSt alone and while 2 PoRep C2 jobs prove
-#                                        (BUSY_SAMPLES: that many, 2.3 s apart; LIMIT=24GiB:
+#                                        (BUSY_SAMPLES: that many, 2-4 s apart; LIMIT=24GiB:
 #                                        the daemon under that [gpus] memory_limit)
 #          tools/gpu-32g-run.sh capped   32 GiB PoRep parameters made on the GPU, then one daemon
 #                                        per [gpus] memory_limit in LIMITS (default "0 24GiB

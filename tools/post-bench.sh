@@ -15,8 +15,9 @@
 # --backend cpu|gpu|auto, --count N (default 3), --params DIR (default $WORK/params; WinningPoSt
 # and test-size parameters are made there once with `cuzk post params` when missing),
 # --busy-c1 FILE and --busy N (PoRep C1 and jobs in flight; its parameters must be in --params),
-# --busy-samples K (default 1: that many proofs while the PoRep jobs prove, one every 2.3 s, so
-# that they arrive at different points of a partition's ~1.5-2 s on the GPU),
+# --busy-samples K (default 1: that many proofs while the PoRep jobs prove, each 2.0-4.0 s after
+# the previous one ended, the pause stepped by 0.73 s: a fixed pause after a switch met the same
+# point of a front each time, 2026-12-06, so the pauses spread the arrivals over a ~1.5-2 s step),
 # --threads T, --synthesis-workers W, --pce DIR (the daemon's [pce] cache_dir: recordings made
 # there beforehand, e.g. by `params --backend gpu --pce-dir DIR`, are loaded, not recorded again),
 # --no-subgroup-check ([srs] check_subgroups = false: for parameters this run just made),
@@ -140,7 +141,7 @@ if [[ -n "$BUSY_C1" ]]; then
   sleep 3
   prove_one "$KIND-$SIZE-busy"
   for i in $(seq 2 "$BUSY_SAMPLES"); do
-    sleep 2.3
+    sleep "$(awk -v i="$i" 'BEGIN { printf "%.2f", 2 + (i * 0.73) % 2 }')"
     prove_one "$KIND-$SIZE-busy-$i"
   done
   bench metrics > "$OUT/metrics-busy.txt"
