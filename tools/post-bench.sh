@@ -46,6 +46,7 @@ while [[ $# -gt 0 ]]; do
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
+[[ $BUSY_SAMPLES =~ ^[1-9][0-9]*$ ]] || { echo "--busy-samples: a positive count, not '$BUSY_SAMPLES'" >&2; exit 2; }
 WORK=${WORK:-/tmp/cuzk-post-bench}
 OUT=${OUT:-$WORK/out}
 PARAMS=${PARAMS:-$WORK/params}
@@ -131,18 +132,27 @@ if [[ -n "$BUSY_C1" ]]; then
   for i in $(seq "$BUSY"); do
     bench submit --c1 "$BUSY_C1" --request-id "busy-$i" | tee -a "$summary"
   done
+  porep_done() { grep -c "event=job_finished .*kind=porep" "$OUT/daemon-$KIND-$SIZE-$BACKEND.log" || true; }
   # Until the first PoRep job has started proving (its parameters loaded: the daemon logs
   # job_started then), and 3 s more, so that a partition is on the GPU (the status line's
-  # "pending, N ..." also counts jobs still loading, and matched before any partition ran).
+  # "pending, N ..." also counts jobs still loading, and matched before any partition ran); or
+  # until they all ended (small jobs on the CPU can end between two status sweeps and never log
+  # job_started). A sample that starts after the last PoRep job ended is not a busy one: its
+  # line says so.
   for _ in $(seq 1200); do
     grep -q "event=job_started .*kind=porep" "$OUT/daemon-$KIND-$SIZE-$BACKEND.log" && break
+    (( $(porep_done) >= BUSY )) && break
     sleep 0.25
   done
   sleep 3
-  prove_one "$KIND-$SIZE-busy"
+  busy_one() {  # label
+    if (( $(porep_done) >= BUSY )); then log "$1: the PoRep jobs had ended: not a busy sample"; fi
+    prove_one "$1"
+  }
+  busy_one "$KIND-$SIZE-busy"
   for i in $(seq 2 "$BUSY_SAMPLES"); do
     sleep "$(awk -v i="$i" 'BEGIN { printf "%.2f", 2 + (i * 0.73) % 2 }')"
-    prove_one "$KIND-$SIZE-busy-$i"
+    busy_one "$KIND-$SIZE-busy-$i"
   done
   bench metrics > "$OUT/metrics-busy.txt"
 fi
