@@ -220,8 +220,9 @@ class ProverBackend {
   virtual void set_host_admission(HostAdmission) {}
 
   // Page-locks, in place, the point arrays of `params` that proofs shaped like `in` stream from
-  // the host at every proof (a capped device), so that they cross the link at its pinned rate
-  // with no staging copy (PageLocks). Empty: nothing streams here, or the host refused.
+  // the host at every proof (a capped device), and the recorded circuit's matrices where they
+  // stream too, so that they cross the link at its pinned rate with no staging copy (PageLocks).
+  // Empty: nothing streams here, or the host refused.
   virtual PageLocks lock_streamed_points(const Parameters& params, const PartitionInput& in) {
     (void)params;
     (void)in;

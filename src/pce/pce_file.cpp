@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "util/file_copy.hpp"
 #include "util/mapped_file.hpp"
 
 namespace cuzk::pce {
@@ -240,8 +241,8 @@ Header decode_header(std::span<const uint8_t> head, uint64_t file_size, const st
 }
 
 template <class T>
-std::span<const T> view(const MappedFile& m, const Section& s) {
-  return {reinterpret_cast<const T*>(m.bytes().data() + s.offset), s.bytes / sizeof(T)};
+std::span<const T> view(std::span<const uint8_t> file, const Section& s) {
+  return {reinterpret_cast<const T*>(file.data() + s.offset), s.bytes / sizeof(T)};
 }
 
 DensityTracker density_from(std::span<const uint64_t> words, uint64_t bits,
@@ -402,13 +403,15 @@ PceFileInfo read_pce_header(const std::filesystem::path& path) {
 RecordedCircuit read_pce_file(const std::filesystem::path& path, const CircuitIdentity& expected,
                               ThreadPool& pool) {
   const std::string file = path.string();
-  std::shared_ptr<MappedFile> map;
+  // Read, not mapped: a capped device page-locks the matrices in place, which a file mapping
+  // refuses (FileCopy). The checksums below read every byte anyway.
+  std::shared_ptr<FileCopy> copy;
   try {
-    map = std::make_shared<MappedFile>(path);
+    copy = std::make_shared<FileCopy>(path, &pool);
   } catch (const std::exception& e) {
     throw PceFileError(e.what());
   }
-  const auto bytes = map->bytes();
+  const auto bytes = copy->bytes();
   const Header h = decode_header(bytes, bytes.size(), file);
   if (h.identity != expected) {
     throw PceFileError(file + ": recorded for " + h.identity.to_string() + ", expected " +
@@ -418,12 +421,12 @@ RecordedCircuit read_pce_file(const std::filesystem::path& path, const CircuitId
     throw PceFileError(file + ": a body checksum does not match (the file is damaged)");
 
   struct Storage {
-    std::shared_ptr<MappedFile> map;
+    std::shared_ptr<FileCopy> copy;
     std::vector<Fr> coefficients;
   };
   auto storage = std::make_shared<Storage>();
-  storage->map = map;
-  const auto coeff = view<uint8_t>(*map, h.sections[0]);
+  storage->copy = copy;
+  const auto coeff = view<uint8_t>(bytes, h.sections[0]);
   storage->coefficients.resize(h.num_coefficients);
   for (size_t i = 0; i < h.num_coefficients; ++i) {
     const auto c = Fr::from_bytes_le(std::span<const uint8_t, 32>(coeff.data() + i * 32, 32));
@@ -439,14 +442,14 @@ RecordedCircuit read_pce_file(const std::filesystem::path& path, const CircuitId
   CsrMatrix* mats[3] = {&rc.a, &rc.b, &rc.c};
   const char* names[3] = {"A", "B", "C"};
   for (int k = 0; k < 3; ++k) {
-    *mats[k] = {view<uint32_t>(*map, h.sections[1 + 3 * k]),
-                view<uint32_t>(*map, h.sections[2 + 3 * k]),
-                view<CoefficientIndex>(*map, h.sections[3 + 3 * k])};
+    *mats[k] = {view<uint32_t>(bytes, h.sections[1 + 3 * k]),
+                view<uint32_t>(bytes, h.sections[2 + 3 * k]),
+                view<CoefficientIndex>(bytes, h.sections[3 + 3 * k])};
     check_matrix(*mats[k], h.num_inputs + h.num_aux, h.num_coefficients, names[k], file, pool);
   }
-  rc.a_aux_density = density_from(view<uint64_t>(*map, h.sections[10]), h.num_aux, file);
-  rc.b_input_density = density_from(view<uint64_t>(*map, h.sections[11]), h.num_inputs, file);
-  rc.b_aux_density = density_from(view<uint64_t>(*map, h.sections[12]), h.num_aux, file);
+  rc.a_aux_density = density_from(view<uint64_t>(bytes, h.sections[10]), h.num_aux, file);
+  rc.b_input_density = density_from(view<uint64_t>(bytes, h.sections[11]), h.num_inputs, file);
+  rc.b_aux_density = density_from(view<uint64_t>(bytes, h.sections[12]), h.num_aux, file);
   rc.storage_bytes = bytes.size();
   rc.storage = std::move(storage);
   return rc;

@@ -1,5 +1,6 @@
 // The PCE file: one recorded circuit on disk, so a daemon records each circuit shape once and
-// maps it afterwards. Versioned and checksummed; read with mmap (the matrices are used in place).
+// reads it afterwards. Versioned and checksummed; read whole into anonymous memory (FileCopy),
+// where the matrices are used in place and a capped device page-locks them.
 //
 // Layout (little-endian; every section at a 4096-byte boundary):
 //   header   "CUZKPCE\0", format version, header bytes, file bytes, the CircuitIdentity, the
@@ -38,7 +39,7 @@ std::filesystem::path pce_file_path(const std::filesystem::path& dir, const Circ
 uint64_t write_pce_file(const std::filesystem::path& path, const RecordedCircuit& rc,
                         ThreadPool& pool);
 
-// Maps and checks `path`: PceFileError when it does not hold a valid recording of `expected`.
+// Reads and checks `path`: PceFileError when it does not hold a valid recording of `expected`.
 RecordedCircuit read_pce_file(const std::filesystem::path& path, const CircuitIdentity& expected,
                               ThreadPool& pool);
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <filesystem>
 #include <optional>
 #include <random>
 
@@ -17,6 +18,7 @@
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
 #include "msm_test_util.hpp"
+#include "pce/pce_file.hpp"
 #include "pce/recording_cs.hpp"
 #include "pce/spmv.hpp"
 #include "pce/witness_cs.hpp"
@@ -255,6 +257,47 @@ TEST_F(CappedGpuProof, SmallRowBlocksProveTheCpusBytesAndNameTheCpusFirstBadRow)
   } catch (const SynthesisError& e) {
     EXPECT_STREQ(e.what(), pce::unsatisfied_row_error(*want, *rc_).what());
   }
+}
+
+// A recording read from its PCE file, where the plan streams the matrices by row blocks: the
+// engine's one lock per set takes the nine arrays in place (the file is read into anonymous
+// memory, which the driver locks), the row blocks leave from them with no page-locked copy, and
+// the proofs keep the CPU's bytes. A backend whose caller locked nothing makes the copy.
+TEST_F(CappedGpuProof, APceFilesMatricesArePageLockedInPlaceWithNoCopy) {
+  const std::filesystem::path path =
+      std::filesystem::path(::testing::TempDir()) / "capped-in-place.pce";
+  pce::write_pce_file(path, *rc_, pool());
+  const pce::RecordedCircuit read = pce::read_pce_file(path, rc_->identity, pool());
+  std::filesystem::remove(path);
+  const auto input_read = [&] { return groth16::PartitionInput::recorded(witness_, read); };
+  uint64_t matrix_bytes = 0;
+  for (const pce::CsrMatrix* m : {&read.a, &read.b, &read.c})
+    matrix_bytes += m->row_ptr.size_bytes() + m->cols.size_bytes() + m->coeffs.size_bytes();
+  GpuBackendOptions o = options(resident_ - 1);
+  o.matrix_slot_bytes = 4096;
+  o.adjust_plan = [](MemoryPlan& p) { p.spmv_streams_matrices = p.spmv_on_device; };
+  {
+    GpuBackend gpu(0, o);
+    const groth16::PageLocks locks = gpu.lock_streamed_points(params_, input_read());
+    for (const pce::CsrMatrix* m : {&read.a, &read.b, &read.c}) {
+      EXPECT_TRUE(is_page_locked(m->row_ptr.data()));
+      EXPECT_TRUE(is_page_locked(m->cols.data()));
+      EXPECT_TRUE(is_page_locked(m->coeffs.data()));
+    }
+    EXPECT_GE(locks.bytes, matrix_bytes);
+    for (uint64_t seed : {31, 32}) {
+      const groth16::ProofRandomness r = randomness(seed);
+      EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input_read(), r, nullptr)), cpu_proof(r))
+          << gpu.last_plan().summary();
+    }
+    ASSERT_TRUE(gpu.last_plan().spmv_streams_matrices) << gpu.last_plan().summary();
+    EXPECT_EQ(gpu.matrix_copy_bytes(), 0u);
+  }
+  EXPECT_FALSE(is_page_locked(read.a.cols.data()));
+  GpuBackend unlocked(0, o);
+  const groth16::ProofRandomness r = randomness(33);
+  EXPECT_EQ(groth16::encode_proof(unlocked.prove(params_, input_read(), r, nullptr)), cpu_proof(r));
+  EXPECT_EQ(unlocked.matrix_copy_bytes(), matrix_bytes);
 }
 
 // A batch of partitions of one recorded circuit (distinct witnesses): each partition's front,

@@ -82,7 +82,7 @@ std::shared_ptr<const pce::RecordedCircuit> load_or_record_pce(const BlankCircui
     t0 = Clock::now();
     std::filesystem::create_directories(dir);
     const uint64_t bytes = pce::write_pce_file(path, *recorded, pool);
-    // Served from the file's pages (reclaimable page cache) rather than the recording's heap.
+    // Read back: the daemon proves from what a restart would load, checked by its checksums.
     auto mapped =
         std::make_shared<pce::RecordedCircuit>(pce::read_pce_file(path, blank.identity, pool));
     say("pce_saved", path.string() + " (" + gb(bytes) + ") in " + secs(since(t0)));

@@ -230,7 +230,10 @@ size_t GpuBackend::batch_limit(const groth16::Parameters& params,
 // Every streamed section's points in place (h whole, the aux sections as aux_section_bases
 // gives them: their chunks are what streams): the chunks then leave from them by DMA at the
 // link's rate, with no host copy on the pool into the pinned slots (BaseStreamer::for_each_chunk
-// asks is_page_locked). A refused array stays pageable and is staged as before.
+// asks is_page_locked). So too the recorded matrices where the plan streams them by row blocks
+// (streamed_matrices asks), which no longer need a page-locked copy (5.9 GB at 32 GiB PoRep).
+// A refused array stays pageable and is staged as before. Never a file mapping: its
+// registration did not return in 150 s on the H100 host (FileCopy); a PCE file is read.
 groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& params,
                                                     const groth16::PartitionInput& in) {
   MemoryPlan plan = plan_for(params, in);
@@ -254,7 +257,19 @@ groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& p
     lock(std::as_bytes(b.g1));
     lock(std::as_bytes(b.g2));
   }
+  if (in.circuit != nullptr && plan.spmv_on_device && plan.spmv_streams_matrices) {
+    for (const pce::CsrMatrix* m : {&in.circuit->a, &in.circuit->b, &in.circuit->c}) {
+      lock(std::as_bytes(m->row_ptr));
+      lock(std::as_bytes(m->cols));
+      lock(std::as_bytes(m->coeffs));
+    }
+  }
   return locks;
+}
+
+uint64_t GpuBackend::matrix_copy_bytes() const {
+  std::lock_guard lock(mu_);
+  return pinned_matrices_.bytes.size();
 }
 
 // prove's prologue again (timing, fit check, lock, device, cap): the lock and the cap's scope

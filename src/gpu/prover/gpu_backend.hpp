@@ -75,6 +75,9 @@ class GpuBackend final : public groth16::ProverBackend {
   groth16::PageLocks lock_streamed_points(const groth16::Parameters& params,
                                           const groth16::PartitionInput& in) override;
   std::optional<groth16::DeviceHolding> device_holding() override;
+  // The bytes of the page-locked copy of the recorded matrices the backend holds (0: none; the
+  // matrices are locked in place, staged, or not streamed).
+  uint64_t matrix_copy_bytes() const;
   groth16::MsmSums prove_front(const groth16::Parameters& params, const groth16::PartitionInput& in,
                                groth16::ProverTiming* timing) override;
   void aux_msm(const groth16::Parameters& params, groth16::AuxSection section,
@@ -139,17 +142,25 @@ class GpuBackend final : public groth16::ProverBackend {
   void chain_streamed(const groth16::PartitionInput& in, groth16::ProverTiming& t);
   // One matrix's rows times w, by row blocks through the streamer of at most max_rows rows each:
   // block [b0, b1) into out(b0)[0, b1 - b0), then after(b0, b1) (null: nothing), both queued in
-  // stream order. `pinned`: m lies in page-locked memory (pinned_matrices_), else it is staged.
+  // stream order. `pinned`: m lies in page-locked memory (streamed_matrices), else it is staged.
   using BlockOut = std::function<Fr*(size_t b0)>;
   using BlockDone = std::function<void(size_t b0, size_t b1)>;
   void spmv_streamed(const pce::CsrMatrix& m, size_t rows, bool pinned, const BlockOut& out,
                      const BlockDone& after = nullptr, size_t max_rows = SIZE_MAX);
-  // The page-locked copy of rc's matrices that chain_streamed reads (made on first use: 5.9 GB
-  // at 32 GiB PoRep), so that their row blocks reach the device at the link's speed with no
-  // staging copy through the pinned slots on the pool, once per partition and C twice (H200,
-  // 2026-12-05: the 16 GiB chain 0.767 -> 0.651 s a partition). Where the host refuses the
-  // memory or its registration, or the engine's budget has no room for the copy
-  // (host_admission_), `bytes` stays empty and the matrices are staged as before.
+  // The matrices chain_streamed reads, page-locked so that their row blocks reach the device at
+  // the link's speed with no staging copy through the pinned slots on the pool, once per
+  // partition and C twice (H200, 2026-12-05: the 16 GiB chain 0.767 -> 0.651 s a partition):
+  // rc's own arrays where they are page-locked in place (lock_streamed_points, which the engine
+  // calls once per set and device), else pinned_matrices' copy, else rc's arrays staged.
+  struct StreamedMatrices {
+    const pce::CsrMatrix *a, *b, *c;
+    bool page_locked;
+  };
+  StreamedMatrices streamed_matrices(const pce::RecordedCircuit& rc);
+  // The page-locked copy of rc's matrices (made on first use: 5.9 GB at 32 GiB PoRep), for a
+  // caller that did not lock them in place (the tools' serial driver). Where the host refuses
+  // the memory or its registration, or the engine's budget has no room for the copy
+  // (host_admission_), `bytes` stays empty and the matrices are staged.
   struct PinnedMatrices {
     const pce::RecordedCircuit* source = nullptr;
     uint64_t fingerprint = 0;

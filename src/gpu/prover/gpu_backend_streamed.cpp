@@ -1,7 +1,8 @@
 // GpuBackend's front when the recorded matrices do not fit beside the H chain
 // (MemoryPlan::spmv_streams_matrices, a 16 GiB card at 32 GiB): the matrices reach the device by
-// row blocks through the device staging slots, straight from a page-locked host copy made once
-// per circuit (pinned_matrices), and the chain holds two vectors and one twiddle table:
+// row blocks through the device staging slots, straight from page-locked host memory (the
+// recording's own, or a copy: streamed_matrices), and the chain holds two vectors and one
+// twiddle table:
 //   a = A w and b = B w whole; C w by blocks of rows, each checked against a b (the satisfaction
 //   check, as the resident path does on whole vectors); a and b to the coset; a *= b; c = C w
 //   again into b's vector, to the coset; a -= c; a from the coset: h.
@@ -72,6 +73,21 @@ std::span<const T> copy_into(std::span<const T> from, uint8_t*& to, ThreadPool* 
 }
 
 }  // namespace
+
+GpuBackend::StreamedMatrices GpuBackend::streamed_matrices(const pce::RecordedCircuit& rc) {
+  bool in_place = true;
+  for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c}) {
+    in_place = in_place && (m->row_ptr.empty() || is_page_locked(m->row_ptr.data())) &&
+               (m->cols.empty() || is_page_locked(m->cols.data())) &&
+               (m->coeffs.empty() || is_page_locked(m->coeffs.data()));
+  }
+  if (in_place) {
+    pinned_matrices_ = PinnedMatrices();  // (a copy made before, of this or another recording)
+    return {&rc.a, &rc.b, &rc.c, true};
+  }
+  const PinnedMatrices& p = pinned_matrices(rc);
+  return {&p.a, &p.b, &p.c, p.bytes.size() != 0};
+}
 
 const GpuBackend::PinnedMatrices& GpuBackend::pinned_matrices(const pce::RecordedCircuit& rc) {
   const auto fingerprint_of = [](const pce::CsrMatrix& m) {
@@ -150,13 +166,14 @@ void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t rows, bool pinned
 
 void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::ProverTiming& t) {
   const cudaStream_t s = stream_->get();
-  // Marks between the steps: uploads (the matrices' page-locked copy the first time too) | SpMV
-  // of A, B and C (checked) | a, b to the coset, a b | SpMV of C again | the rest of the chain.
+  // Marks between the steps: uploads (the matrices' page-locked copy the first time, if one is
+  // made) | SpMV of A, B and C (checked) | a, b to the coset, a b | SpMV of C again | the rest of
+  // the chain.
   Event start, uploaded, checked, multiplied, evaluated, done;
   start.record(s);
   const pce::RecordedCircuit& rc = *in.circuit;
-  const PinnedMatrices& pinned = pinned_matrices(rc);
-  const bool locked = pinned.bytes.size() != 0;
+  const StreamedMatrices matrices = streamed_matrices(rc);
+  const bool locked = matrices.page_locked;
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows();
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
@@ -168,7 +185,7 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
   h2d_ += w.inputs.size() * sizeof(Fr) + compact_aux_bytes(w) + rc.coefficients.size_bytes();
   // Slots of kMinMatrixSlotBytes (memory_plan.cpp), or of the largest matrix when it is smaller.
   size_t slot = 0;
-  for (const pce::CsrMatrix* m : {&pinned.a, &pinned.b, &pinned.c})
+  for (const pce::CsrMatrix* m : {matrices.a, matrices.b, matrices.c})
     slot = std::max(slot, block_bytes(*m, 0, rows));
   slot = std::min<size_t>(slot, std::min(options_.matrix_slot_bytes, kMinMatrixSlotBytes));
   streamer_.reserve(slot);
@@ -177,8 +194,8 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
   Fr* const d_a = d_abc_[0].get();
   Fr* const d_b = d_abc_[1].get();
   uploaded.record(s);
-  spmv_streamed(pinned.a, rows, locked, [&](size_t b0) { return d_a + b0; });
-  spmv_streamed(pinned.b, rows, locked, [&](size_t b0) { return d_b + b0; });
+  spmv_streamed(*matrices.a, rows, locked, [&](size_t b0) { return d_a + b0; });
+  spmv_streamed(*matrices.b, rows, locked, [&](size_t b0) { return d_b + b0; });
   {
     // Every row's a b = c: C by blocks of at most len rows into one block of c, each checked as
     // it is queued and the first bad row read once at the end (a wait per block left the next
@@ -187,7 +204,7 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
     DeviceBuffer<Fr> c_block(std::max<size_t>(1, len));
     start_row_check(d_flag_, rows, s);
     spmv_streamed(
-        pinned.c, rows, locked, [&](size_t) { return c_block.get(); },
+        *matrices.c, rows, locked, [&](size_t) { return c_block.get(); },
         [&](size_t b0, size_t b1) {
           mark_unsatisfied_rows(d_a + b0, d_b + b0, c_block.get(), b1 - b0, b0, d_flag_.get(), s);
         },
@@ -206,7 +223,7 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
   // c again, into b's vector (b is in the product), then to its coset.
   ntt_->release_tables();
   streamer_.reserve(slot);
-  spmv_streamed(pinned.c, rows, locked, [&](size_t b0) { return d_b + b0; });
+  spmv_streamed(*matrices.c, rows, locked, [&](size_t b0) { return d_b + b0; });
   evaluated.record(s);
   d_abc_[1].zero(s, rows, n - rows);
   streamer_.release_device();  // (cudaFree waits for the SpMV that read the slots and w)
