@@ -1,6 +1,6 @@
 // The PCE file (pce/pce_file.hpp): any bytes as a recorded circuit on disk. The header is read
 // and checked (sizes, section table, its SHA-256), then, for a header that passes, the whole file
-// against the identity it names. A damaged file is refused (PceFileError), never mapped past its
+// against the identity it names. A damaged file is refused (PceFileError), never read past its
 // end or trusted.
 #include <unistd.h>
 

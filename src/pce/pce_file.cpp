@@ -274,6 +274,20 @@ void check_matrix(const CsrMatrix& m, uint64_t columns, uint64_t coefficients, c
   if (bad) throw PceFileError(file + ": matrix " + name + " has an entry out of range");
 }
 
+// The header alone, read from the file's first MiB and checked (its own SHA-256, sizes, section
+// table) without the body.
+Header read_header(const std::filesystem::path& path, uint64_t& size) {
+  const std::string file = path.string();
+  std::error_code ec;
+  size = std::filesystem::file_size(path, ec);
+  if (ec) throw PceFileError(file + ": cannot read: " + ec.message());
+  std::ifstream in(path, std::ios::binary);
+  std::vector<uint8_t> head(std::min<uint64_t>(size, 1u << 20));
+  in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
+  if (!in) throw PceFileError(file + ": cannot read the header");
+  return decode_header(head, size, file);
+}
+
 }  // namespace
 
 std::filesystem::path pce_file_path(const std::filesystem::path& dir, const CircuitIdentity& id) {
@@ -387,15 +401,8 @@ uint64_t write_pce_file(const std::filesystem::path& path, const RecordedCircuit
 }
 
 PceFileInfo read_pce_header(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  std::error_code ec;
-  const uint64_t size = std::filesystem::file_size(path, ec);
-  if (ec) throw PceFileError(file + ": cannot read: " + ec.message());
-  std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> head(std::min<uint64_t>(size, 1u << 20));
-  in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
-  if (!in) throw PceFileError(file + ": cannot read the header");
-  const Header h = decode_header(head, size, file);
+  uint64_t size = 0;
+  const Header h = read_header(path, size);
   return {h.identity, h.num_inputs, h.num_aux,          h.num_rows, h.nnz[0],
           h.nnz[1],   h.nnz[2],     h.num_coefficients, size};
 }
@@ -403,8 +410,19 @@ PceFileInfo read_pce_header(const std::filesystem::path& path) {
 RecordedCircuit read_pce_file(const std::filesystem::path& path, const CircuitIdentity& expected,
                               ThreadPool& pool) {
   const std::string file = path.string();
+  {
+    // The header first: a file of another circuit, or with a damaged header, is refused before
+    // its body (5.9 GB at 32 GiB PoRep) is read.
+    uint64_t size = 0;
+    const Header h = read_header(path, size);
+    if (h.identity != expected) {
+      throw PceFileError(file + ": recorded for " + h.identity.to_string() + ", expected " +
+                         expected.to_string());
+    }
+  }
   // Read, not mapped: a capped device page-locks the matrices in place, which a file mapping
-  // refuses (FileCopy). The checksums below read every byte anyway.
+  // refuses (FileCopy). The checksums below read every byte anyway. The header is decoded again
+  // from what was read (the file may have been replaced in between).
   std::shared_ptr<FileCopy> copy;
   try {
     copy = std::make_shared<FileCopy>(path, &pool);
