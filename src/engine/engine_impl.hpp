@@ -201,9 +201,10 @@ struct Engine::Impl {
   ProverItem take_item(std::deque<ProverItem>::iterator it);
   // One SRS on a device: a partition of another circuit drops the previous device copy.
   void switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref);
-  // The points of item's set page-locked in place when w's device streams them (once per load
-  // and worker: SrsManager::lock_points; the 32 GiB PoRep set's first proof took 1.2 s longer
-  // on an H100, 2026-12-06).
+  // The points of item's set, and its recorded matrices, page-locked in place where w's device
+  // streams them (once per load and worker: SrsManager::lock_points; unlocked, the 32 GiB PoRep
+  // set's first proof took 1.2 s longer on an H100, and at 16 GiB the prover kept a 5.9 GB
+  // page-locked copy of the matrices, 2026-12-06).
   void lock_streamed_points(ProverWorker& w, const ProverItem& item);
   // After a proof on w: w.holding from its backend, and the set HOT on w unless it streams.
   void note_device_holding(ProverWorker& w, const LoadedSrs& srs_ref);
