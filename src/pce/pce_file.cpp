@@ -410,19 +410,19 @@ PceFileInfo read_pce_header(const std::filesystem::path& path) {
 RecordedCircuit read_pce_file(const std::filesystem::path& path, const CircuitIdentity& expected,
                               ThreadPool& pool) {
   const std::string file = path.string();
-  {
-    // The header first: a file of another circuit, or with a damaged header, is refused before
-    // its body (5.9 GB at 32 GiB PoRep) is read.
-    uint64_t size = 0;
-    const Header h = read_header(path, size);
+  const auto check_identity = [&](const Header& h) {
     if (h.identity != expected) {
       throw PceFileError(file + ": recorded for " + h.identity.to_string() + ", expected " +
                          expected.to_string());
     }
-  }
-  // Read, not mapped: a capped device page-locks the matrices in place, which a file mapping
-  // refuses (FileCopy). The checksums below read every byte anyway. The header is decoded again
-  // from what was read (the file may have been replaced in between).
+  };
+  // The header first: a file of another circuit, or with a damaged header, is refused before
+  // its body (5.9 GB at 32 GiB PoRep) is read.
+  uint64_t size = 0;
+  check_identity(read_header(path, size));
+  // Read, not mapped: a capped device page-locks the matrices in place, where registering a file
+  // mapping hung (FileCopy). The checksums below read every byte anyway. The header is decoded
+  // again from what was read (the file may have been replaced in between).
   std::shared_ptr<FileCopy> copy;
   try {
     copy = std::make_shared<FileCopy>(path, &pool);
@@ -431,10 +431,7 @@ RecordedCircuit read_pce_file(const std::filesystem::path& path, const CircuitId
   }
   const auto bytes = copy->bytes();
   const Header h = decode_header(bytes, bytes.size(), file);
-  if (h.identity != expected) {
-    throw PceFileError(file + ": recorded for " + h.identity.to_string() + ", expected " +
-                       expected.to_string());
-  }
+  check_identity(h);
   if (chunk_digests(bytes.subspan(h.header_bytes), pool) != h.chunks)
     throw PceFileError(file + ": a body checksum does not match (the file is damaged)");
 

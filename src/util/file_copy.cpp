@@ -59,18 +59,20 @@ FileCopy::FileCopy(const std::filesystem::path& path, ThreadPool* pool, size_t p
     }
   };
   const size_t pieces = (size + piece_bytes - 1) / piece_bytes;
-  if (pool != nullptr) {
-    pool->parallel_for(pieces, read_pieces, 1, 1);
-  } else {
-    read_pieces(0, pieces);
-  }
-  const int err = failed.load();
-  if (err != 0) {
+  try {
+    if (pool != nullptr) {
+      pool->parallel_for(pieces, read_pieces, 1, 1);
+    } else {
+      read_pieces(0, pieces);
+    }
+    const int err = failed.load();
+    if (err < 0) throw std::runtime_error(path.string() + ": the file ended while it was read");
+    if (err > 0) throw file_error(path, "cannot read", err);
+  } catch (...) {  // (no destructor runs for a constructor that throws)
     ::munmap(data_, size_);
     data_ = nullptr;
     size_ = 0;
-    if (err < 0) throw std::runtime_error(path.string() + ": the file ended while it was read");
-    throw file_error(path, "cannot read", err);
+    throw;
   }
 }
 

@@ -83,10 +83,10 @@ std::shared_ptr<const pce::RecordedCircuit> load_or_record_pce(const BlankCircui
     std::filesystem::create_directories(dir);
     const uint64_t bytes = pce::write_pce_file(path, *recorded, pool);
     // Read back: the daemon proves from what a restart would load, checked by its checksums.
-    auto mapped =
+    auto read_back =
         std::make_shared<pce::RecordedCircuit>(pce::read_pce_file(path, blank.identity, pool));
     say("pce_saved", path.string() + " (" + gb(bytes) + ") in " + secs(since(t0)));
-    return mapped;
+    return read_back;
   } catch (const std::exception& e) {
     say("pce_not_saved", path.string() + ": " + e.what() + "; using the recording in memory");
     return recorded;
