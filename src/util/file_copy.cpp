@@ -22,8 +22,7 @@ std::runtime_error file_error(const std::filesystem::path& path, const char* wha
 
 }  // namespace
 
-FileCopy::FileCopy(const std::filesystem::path& path, ThreadPool* pool, size_t piece_bytes)
-    : path_(path) {
+FileCopy::FileCopy(const std::filesystem::path& path, ThreadPool* pool, size_t piece_bytes) {
   if (piece_bytes == 0) throw std::invalid_argument("FileCopy: pieces of 0 bytes");
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw file_error(path, "cannot open", errno);
@@ -81,8 +80,6 @@ FileCopy::~FileCopy() {
 }
 
 FileCopy::FileCopy(FileCopy&& o) noexcept
-    : path_(std::move(o.path_)),
-      data_(std::exchange(o.data_, nullptr)),
-      size_(std::exchange(o.size_, 0)) {}
+    : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
 
 }  // namespace cuzk

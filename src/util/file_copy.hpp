@@ -29,10 +29,8 @@ class FileCopy {
   FileCopy& operator=(const FileCopy&) = delete;
 
   std::span<const uint8_t> bytes() const { return {data_, size_}; }
-  const std::filesystem::path& path() const { return path_; }
 
  private:
-  std::filesystem::path path_;
   uint8_t* data_ = nullptr;
   size_t size_ = 0;
 };
