@@ -4,6 +4,7 @@
 // verify; the backend never holds more than the cap; a cap below the working set and an
 // allocation past the cap are clear errors.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <array>
 #include <filesystem>
@@ -264,8 +265,8 @@ TEST_F(CappedGpuProof, SmallRowBlocksProveTheCpusBytesAndNameTheCpusFirstBadRow)
 // memory, which the driver locks), the row blocks leave from them with no page-locked copy, and
 // the proofs keep the CPU's bytes. A backend whose caller locked nothing makes the copy.
 TEST_F(CappedGpuProof, APceFilesMatricesArePageLockedInPlaceWithNoCopy) {
-  const std::filesystem::path path =
-      std::filesystem::path(::testing::TempDir()) / "capped-in-place.pce";
+  const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) /
+                                     ("capped-in-place-" + std::to_string(::getpid()) + ".pce");
   pce::write_pce_file(path, *rc_, pool());
   const pce::RecordedCircuit read = pce::read_pce_file(path, rc_->identity, pool());
   std::filesystem::remove(path);

@@ -2,8 +2,9 @@
 // is private and anonymous (what cudaHostRegister locks; a file mapping's registration hung), and
 // each failure names the file.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -18,8 +19,9 @@
 namespace cuzk {
 namespace {
 
+// (the process id in the name: two test runs on one machine share TempDir)
 std::filesystem::path temp_path(const std::string& name) {
-  return std::filesystem::path(::testing::TempDir()) / name;
+  return std::filesystem::path(::testing::TempDir()) / (std::to_string(::getpid()) + "-" + name);
 }
 
 std::vector<uint8_t> write_random_file(const std::filesystem::path& path, size_t n) {
