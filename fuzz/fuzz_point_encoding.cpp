@@ -10,14 +10,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace cuzk;
   const std::span<const uint8_t> bytes(data, size);
   if (const auto p = decode_g1(bytes)) {
-    fuzz::require(p->is_on_curve() && (p->infinity || g1_is_in_subgroup(*p)), "G1 checked");
+    fuzz::require(p->is_on_curve() && (p->is_identity() || g1_is_in_subgroup(*p)), "G1 checked");
     const bool ok = size == kG1CompressedBytes
                         ? std::equal(bytes.begin(), bytes.end(), encode_compressed(*p).begin())
                         : std::equal(bytes.begin(), bytes.end(), encode_uncompressed(*p).begin());
     fuzz::require(ok, "G1 encoding round trip");
   }
   if (const auto p = decode_g2(bytes)) {
-    fuzz::require(p->is_on_curve() && (p->infinity || g2_is_in_subgroup(*p)), "G2 checked");
+    fuzz::require(p->is_on_curve() && (p->is_identity() || g2_is_in_subgroup(*p)), "G2 checked");
     const bool ok = size == kG2CompressedBytes
                         ? std::equal(bytes.begin(), bytes.end(), encode_compressed(*p).begin())
                         : std::equal(bytes.begin(), bytes.end(), encode_uncompressed(*p).begin());

@@ -33,7 +33,7 @@ std::optional<Fp2> read_coord(const uint8_t* in, Fp2*) {
 template <class Curve, size_t kCoord>
 std::array<uint8_t, kCoord> encode_compressed_impl(const Affine<Curve>& p) {
   std::array<uint8_t, kCoord> out{};
-  if (p.infinity) {
+  if (p.is_identity()) {
     out[0] = kFlagCompressed | kFlagInfinity;
     return out;
   }
@@ -46,7 +46,7 @@ std::array<uint8_t, kCoord> encode_compressed_impl(const Affine<Curve>& p) {
 template <class Curve, size_t kCoord>
 std::array<uint8_t, 2 * kCoord> encode_uncompressed_impl(const Affine<Curve>& p) {
   std::array<uint8_t, 2 * kCoord> out{};
-  if (p.infinity) {
+  if (p.is_identity()) {
     out[0] = kFlagInfinity;
     return out;
   }

@@ -21,7 +21,7 @@ struct Jacobian {
   static constexpr Jacobian identity() { return {}; }
   static constexpr Jacobian generator() { return from_affine(AffinePoint::generator()); }
   static constexpr Jacobian from_affine(const AffinePoint& p) {
-    if (p.infinity) return identity();
+    if (p.is_identity()) return identity();
     return {p.x, p.y, Field::one()};
   }
 
@@ -95,7 +95,7 @@ struct Jacobian {
   // form, the MSMs' inner step, is the one that skips the Z2 products.
   // madd-2007-bl (second operand affine): 7M + 4S.
   constexpr Jacobian add_mixed(const AffinePoint& o) const {
-    if (o.infinity) return *this;
+    if (o.is_identity()) return *this;
     if (is_identity()) return from_affine(o);
     const Field z1z1 = Z.sqr();
     const Field u2 = o.x * z1z1;

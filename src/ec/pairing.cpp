@@ -96,7 +96,7 @@ Fp12 miller_loop(std::span<const std::pair<G1Affine, G2Affine>> pairs) {
   std::vector<Term> terms;
   terms.reserve(pairs.size());
   for (const auto& [p, q] : pairs) {
-    if (p.infinity || q.infinity) continue;
+    if (p.is_identity() || q.is_identity()) continue;
     terms.push_back({p.x, p.y, q, {q.x, q.y, Fp2::one()}});
   }
   Fp12 f = Fp12::one();
@@ -138,7 +138,7 @@ Gt multi_pairing(std::span<const std::pair<G1Affine, G2Affine>> pairs) {
 }
 
 Fp12 miller_loop_reference(const G1Affine& p, const G2Affine& q) {
-  if (p.infinity || q.infinity) return Fp12::one();
+  if (p.is_identity() || q.is_identity()) return Fp12::one();
   // Untwist: (x', y') -> (x' / w^2, y' / w^3) on E(Fp12): y^2 = x^3 + 4, since w^6 = xi.
   const auto embed2 = [](const Fp2& a) { return Fp12{{a, Fp2::zero(), Fp2::zero()}, Fp6::zero()}; };
   const auto embed1 = [&](const Fp& a) { return embed2({a, Fp::zero()}); };

@@ -18,7 +18,7 @@ struct Xyzz {
 
   static constexpr Xyzz identity() { return {}; }
   static constexpr Xyzz from_affine(const AffinePoint& p) {
-    if (p.infinity) return identity();
+    if (p.is_identity()) return identity();
     return {p.x, p.y, Field::one(), Field::one()};
   }
   constexpr bool is_identity() const { return ZZ.is_zero(); }
@@ -81,7 +81,7 @@ struct Xyzz {
   // Jacobian::add_mixed (the bucket accumulation step).
   // madd-2008-s (second operand affine): 8M + 2S; mdbl-2008-s-1 when it equals this point.
   constexpr Xyzz add_mixed(const AffinePoint& o) const {
-    if (o.infinity) return *this;
+    if (o.is_identity()) return *this;
     if (is_identity()) return from_affine(o);
     const Field u2 = o.x * ZZ;
     const Field s2 = o.y * ZZZ;

@@ -13,6 +13,9 @@ struct Fp2 {
 
   static constexpr Fp2 zero() { return {}; }
   static constexpr Fp2 one() { return {Fp::one(), Fp::zero()}; }
+  // Fp's spare bit, in c0 (never set in an element; Affine's mark of the point at infinity).
+  static constexpr Fp2 with_spare_bit() { return {Fp::with_spare_bit(), Fp::zero()}; }
+  constexpr bool spare_bit() const { return c0.spare_bit(); }
   template <class Rng>
   static Fp2 random(Rng& rng) {
     const Fp a = Fp::random(rng);

@@ -121,6 +121,16 @@ class MontField {
   }
   CUZK_HD constexpr const Int& mont() const { return m_; }
 
+  // The top bit of the top limb, never set in an element (elements are < p, and the modulus has a
+  // spare bit: asserted above). Affine marks the point at infinity there, so a point is its two
+  // coordinates and nothing else.
+  CUZK_HD static constexpr MontField with_spare_bit() {
+    MontField f;
+    f.m_.w[kLimbs - 1] = uint64_t{1} << 63;
+    return f;
+  }
+  CUZK_HD constexpr bool spare_bit() const { return (m_.w[kLimbs - 1] >> 63) != 0; }
+
   // Canonical value (leaves Montgomery form).
   constexpr Int to_canonical() const { return mul(m_, Int::from_u64(1)); }
 

@@ -137,7 +137,7 @@ P point_from(Cursor& c, const char* what, SubgroupCheck check) {
     p = (x.is_zero() && y.is_zero()) ? G2Affine::identity() : G2Affine::from_xy(x, y);
   }
   if (!p.is_on_curve()) c.fail(at, std::string(what) + ": point not on the curve");
-  if (check == SubgroupCheck::kCheck && !p.infinity) {
+  if (check == SubgroupCheck::kCheck && !p.is_identity()) {
     bool ok;
     if constexpr (std::is_same_v<P, G1Affine>) {
       ok = g1_is_in_subgroup(p);

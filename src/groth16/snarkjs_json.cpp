@@ -99,11 +99,11 @@ std::string dec(const Fr& v) {
 }
 
 json g1_json(const G1Affine& p) {
-  if (p.infinity) return json::array({"0", "1", "0"});
+  if (p.is_identity()) return json::array({"0", "1", "0"});
   return json::array({dec(p.x), dec(p.y), "1"});
 }
 json g2_json(const G2Affine& p) {
-  if (p.infinity)
+  if (p.is_identity())
     return json::array({json::array({"0", "0"}), json::array({"1", "0"}), json::array({"0", "0"})});
   return json::array({json::array({dec(p.x.c0), dec(p.x.c1)}),
                       json::array({dec(p.y.c0), dec(p.y.c1)}), json::array({"1", "0"})});

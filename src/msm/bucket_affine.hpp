@@ -131,7 +131,7 @@ Xyzz<Curve> window_sum_batch_affine(const SignedWindows& sw, unsigned w,
     const int64_t d = sw.digit(scalars[i], w);
     if (d == 0) continue;
     const Point* p = &bases[base_index[i]];
-    if (p->infinity) continue;
+    if (p->is_identity()) continue;
     const bool negate = d < 0;
     const size_t b = static_cast<size_t>(negate ? -d : d) - 1;
     if (stamp[b] == epoch) {
@@ -139,7 +139,7 @@ Xyzz<Curve> window_sum_batch_affine(const SignedWindows& sw, unsigned w,
       side[b] = side[b].add_mixed(negate ? -*p : *p);
       continue;
     }
-    if (buckets[b].infinity) {
+    if (buckets[b].is_identity()) {
       buckets[b] = negate ? -*p : *p;
       continue;
     }

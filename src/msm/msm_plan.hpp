@@ -35,7 +35,7 @@ struct MsmCostModel {
   double xyzz_cache_penalty = 0.09;
   double affine_cache_penalty = 0.02;
   size_t xyzz_bucket_bytes = 192;    // sizeof(Xyzz<G1Curve>); the caller sets its curve's
-  size_t affine_bucket_bytes = 108;  // sizeof(Affine<G1Curve>) + the pending-batch stamp
+  size_t affine_bucket_bytes = 100;  // sizeof(Affine<G1Curve>) + the pending-batch stamp
 };
 
 // n: scalars that reach the windows; scalar_bits: their largest bit length (<= 255);

@@ -32,7 +32,7 @@ inline std::string to_str(const Fp2& a) {
 }
 template <class Curve>
 void PrintTo(const Affine<Curve>& p, std::ostream* os) {
-  if (p.infinity) {
+  if (p.is_identity()) {
     *os << "(infinity)";
   } else {
     *os << "(" << to_str(p.x) << ", " << to_str(p.y) << ")";
@@ -171,7 +171,7 @@ Jacobian<Curve> rescale(const Jacobian<Curve>& p, const typename Curve::Field& l
 // An xyzz representative (x l^2, y l^3, l^2, l^3) of an affine point.
 template <class Curve>
 Xyzz<Curve> to_xyzz(const Affine<Curve>& p, const typename Curve::Field& l) {
-  if (p.infinity) return Xyzz<Curve>::identity();
+  if (p.is_identity()) return Xyzz<Curve>::identity();
   const auto l2 = l.sqr();
   const auto l3 = l2 * l;
   return {p.x * l2, p.y * l3, l2, l3};

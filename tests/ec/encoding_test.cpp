@@ -306,7 +306,7 @@ TYPED_TEST(PointEncoding, XPlusModulusIsRejectedNotReduced) {
   using Aff = typename TestFixture::Aff;
   using Field = typename TestFixture::Field;
   Aff q;
-  for (uint64_t v = 1; q.infinity; ++v) {
+  for (uint64_t v = 1; q.is_identity(); ++v) {
     Field x{};
     if constexpr (std::is_same_v<Field, Fp>) {
       x = Fp::from_u64(v);

@@ -36,8 +36,8 @@ using ec_test::to_xyzz;
 template <class Curve>
 Affine<Curve> ref_add(const Affine<Curve>& p, const Affine<Curve>& q) {
   using F = typename Curve::Field;
-  if (p.infinity) return q;
-  if (q.infinity) return p;
+  if (p.is_identity()) return q;
+  if (q.is_identity()) return p;
   F slope;
   if (p.x == q.x) {
     if ((p.y + q.y).is_zero()) return Affine<Curve>::identity();  // vertical line
@@ -322,7 +322,7 @@ TYPED_TEST(CurvePoint, BatchToAffineMatchesPerPointConversionIncludingIdentities
     for (size_t i = 0; i < n; ++i) {
       ASSERT_EQ(out[i], in[i].to_affine()) << "n = " << n << ", i = " << i;
       ASSERT_EQ(out[i], ref_affine(in[i])) << "n = " << n << ", i = " << i;
-      ASSERT_EQ(out[i].infinity, in[i].is_identity()) << "n = " << n << ", i = " << i;
+      ASSERT_EQ(out[i].is_identity(), in[i].is_identity()) << "n = " << n << ", i = " << i;
     }
   }
 }

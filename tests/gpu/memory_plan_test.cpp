@@ -1,7 +1,7 @@
 // The device memory plan (gpu/plan/memory_plan.hpp) with the real 32 GiB PoRep partition's sizes
 // (facts sheet 7: 130,278,869 rows, 328 inputs, 130,169,893 aux, A-aux density 129,753,292,
 // B-aux density 33,112,281 + ONE; perf-log 2026-12-01: 1,699,030 non-0/1 aux values, 5.90 GB
-// of matrices) and G1 / G2 affine points of 104 / 200 bytes (sizeof in ec/): what streams at
+// of matrices) and G1 / G2 affine points of 96 / 192 bytes (sizeof in ec/): what streams at
 // 16, 24, 80 GiB and 141 GB, every phase under the cap, and a clear error below the minimum.
 // Host-only: built and run without CUDA.
 #include "gpu/plan/memory_plan.hpp"
@@ -35,11 +35,11 @@ ProverShape porep_32g() {
   s.witness_values = 1'699'030;
   s.recorded = true;
   s.pce_bytes = pce_32g();
-  s.sections = {{"h", kN - 1, kN - 1, 104, 192},
-                {"l", s.aux, s.aux, 104, 192},
-                {"a", 328 + 129'753'292ull, s.aux, 104, 192},
-                {"b_g1", 1 + 33'112'281ull, s.aux, 104, 192},
-                {"b_g2", 1 + 33'112'281ull, s.aux, 200, 384}};
+  s.sections = {{"h", kN - 1, kN - 1, 96, 192},
+                {"l", s.aux, s.aux, 96, 192},
+                {"a", 328 + 129'753'292ull, s.aux, 96, 192},
+                {"b_g1", 1 + 33'112'281ull, s.aux, 96, 192},
+                {"b_g2", 1 + 33'112'281ull, s.aux, 192, 384}};
   return s;
 }
 
@@ -86,7 +86,7 @@ TEST(DeviceMemoryPlan, TheModelsMsmScratchIsAtLeastItsLargestBuffers) {
 
 TEST(DeviceMemoryPlan, Porep32gStaysResidentOnTheH200) {
   const ProverShape s = porep_32g();
-  // Bases 51.0 GB on the device (104-byte G1 points), PCE 5.9 GB, a, b, c 12.9 GB, w 4.2 GB,
+  // Bases 47.4 GB on the device (96-byte G1 points), PCE 5.9 GB, a, b, c 12.9 GB, w 4.2 GB,
   // twiddles 4.3 GB, whole-MSM scratch ~26 GB (an upper bound: every scalar in the tail, the
   // G2 query's buckets): 104 GB against the 96.4 GB peak sampled on the H200 (perf-log
   // 2026-12-01).
@@ -101,19 +101,21 @@ TEST(DeviceMemoryPlan, Porep32gStaysResidentOnTheH200) {
   expect_consistent(s, p);
 }
 
-TEST(DeviceMemoryPlan, Porep32gAt80GiBKeepsTheBasesAndChunksTheMsms) {
+TEST(DeviceMemoryPlan, Porep32gAt80GiBKeepsTheBasesAndRunsWholeMsms) {
   const ProverShape s = porep_32g();
   const MemoryPlan p = plan_device_memory(s, 80 * kGiB, true);
   std::cout << p.summary() << "\n";
-  // Whole MSMs need ~33 GB of scratch (G2 buckets) beside everything (> 85.9 GB); in 2^26-scalar
-  // chunks ~16.5 GB (82 GB in the MSM phase); the H chain (bases 51.0 + PCE 5.9 + twiddles 4.3
-  // + a, b, c 12.9 + w 4.2 = 78.4 GB) fits: every base stays resident, nothing streams.
+  // Whole MSMs need ~33 GB of scratch (G2 buckets): beside the 47.4 GB of bases that is ~82 GB
+  // of the 85.9 (with 104-byte points, 51.0 GB of bases, it was not, and the MSMs ran in 2^26-
+  // scalar chunks); the H chain (bases 47.4 + PCE 5.9 + twiddles 4.3 + a, b, c 12.9 + w 4.2 =
+  // 74.7 GB) fits: every base stays resident, nothing streams, nothing to batch.
   EXPECT_FALSE(p.all_resident);
   EXPECT_TRUE(p.spmv_on_device);
   EXPECT_TRUE(p.witness_during_chain);
   EXPECT_FALSE(p.chain_two_vectors);
   EXPECT_FALSE(p.streams());
-  EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 26);
+  EXPECT_EQ(p.chunk_scalars, kN);
+  EXPECT_EQ(p.batch_partitions, 1u);
   expect_consistent(s, p);
 }
 
@@ -130,9 +132,9 @@ TEST(DeviceMemoryPlan, Porep32gAt24GiBStreamsEveryBaseAndReexpandsTheWitness) {
   EXPECT_FALSE(p.chain_two_vectors);
   for (const SectionPlan& sec : p.sections)
     EXPECT_FALSE(sec.resident) << sec.name;
-  // 2^25-scalar chunks would need 12.5 GiB of G2 slots: 2^24, two slots of 200-byte points.
+  // 2^25-scalar chunks would need 12 GiB of G2 slots: 2^24, two slots of 192-byte points.
   EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 24);
-  EXPECT_EQ(p.ring_bytes, 2 * (uint64_t{1} << 24) * 200);
+  EXPECT_EQ(p.ring_bytes, 2 * (uint64_t{1} << 24) * 192);
   expect_consistent(s, p);
 }
 
@@ -149,12 +151,12 @@ TEST(DeviceMemoryPlan, Porep32gAt16GiBStreamsTheMatricesAndBatchesSixteen) {
   EXPECT_TRUE(p.streams());
   for (const SectionPlan& sec : p.sections)
     EXPECT_FALSE(sec.resident) << sec.name;
-  // The H MSM holds h (4.3 GB), two slots of 2^24 G1 points (3.5 GB) and their scratch (3.3 GB).
+  // The H MSM holds h (4.3 GB), two slots of 2^24 G1 points (3.2 GB) and their scratch (3.3 GB).
   EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 24);
   EXPECT_GT(p.chain_peak, 14'500'000'000ull);
   EXPECT_LT(p.chain_peak, 15'500'000'000ull);
   // The batch phase: G2 slots and scratch (10.4 GB), and per partition its compact witness
-  // (95 MB) and its tail (1.7 M non-0/1 values with a G2 base each, 394 MB): the ten
+  // (95 MB) and its tail (1.7 M non-0/1 values with a G2 base each, 381 MB): the ten
   // partitions of a PoRep proof fit in one batch.
   EXPECT_GE(p.batch_partitions, 10u);
   expect_consistent(s, p);
@@ -167,10 +169,10 @@ TEST(DeviceMemoryPlan, Porep32gBatchSizes) {
   EXPECT_EQ(compact_witness_bytes(s), 2 * words * 8 + words * 4 + s.witness_values * 32);
   const uint64_t per_partition = compact_witness_bytes(s) + batch_tail_bytes(s);
   EXPECT_EQ(batch_tail_bytes(s),
-            tail_scalars_offset(s.witness_values, 200) + s.witness_values * 32);
-  EXPECT_EQ(plan_device_memory(s, 16 * kGiB, true).batch_partitions, 12u);
+            tail_scalars_offset(s.witness_values, 192) + s.witness_values * 32);
+  EXPECT_EQ(plan_device_memory(s, 16 * kGiB, true).batch_partitions, 13u);
   EXPECT_EQ(plan_device_memory(s, 24 * kGiB, true).batch_partitions, 16u);
-  EXPECT_EQ(plan_device_memory(s, 80 * kGiB, true).batch_partitions, 16u);
+  EXPECT_EQ(plan_device_memory(s, 80 * kGiB, true).batch_partitions, 1u);  // nothing streams
   EXPECT_EQ(plan_device_memory(s, 141'000'000'000ull, true).batch_partitions, 1u);
   // Just above the smallest plan the batch shrinks to what the phase holds (>= 1).
   for (uint64_t cap = 12 * kGiB; cap <= 16 * kGiB; cap += kGiB / 8) {
@@ -250,11 +252,11 @@ TEST(DeviceMemoryPlan, OtherKindsPlanUnderTheCaps) {
   wpost.witness_values = wpost.aux;
   wpost.recorded = true;
   wpost.pce_bytes = 7 * kGiB;
-  wpost.sections = {{"h", kN - 1, kN - 1, 104, 192},
-                    {"l", wpost.aux, wpost.aux, 104, 192},
-                    {"a", 120'000'000, wpost.aux, 104, 192},
-                    {"b_g1", 92'000'000, wpost.aux, 104, 192},
-                    {"b_g2", 92'000'000, wpost.aux, 200, 384}};
+  wpost.sections = {{"h", kN - 1, kN - 1, 96, 192},
+                    {"l", wpost.aux, wpost.aux, 96, 192},
+                    {"a", 120'000'000, wpost.aux, 96, 192},
+                    {"b_g1", 92'000'000, wpost.aux, 96, 192},
+                    {"b_g2", 92'000'000, wpost.aux, 192, 384}};
   // Its parameters are 61 GB on disk (perf-log, session 2): resident on the H200 as last visit
   // (118.3 GB sampled there), so the default path does not change for it either.
   std::cout << "WindowPoSt-like resident peak " << gib(resident_peak(wpost)) << "\n";
@@ -280,7 +282,7 @@ TEST(DeviceMemoryPlan, MaxChunkIsHonouredAndRoundedToWords) {
   s.witness_values = 100;
   s.recorded = true;
   s.pce_bytes = 1 << 20;
-  s.sections = {{"h", 4095, 4095, 104, 192}, {"l", 4000, 4000, 104, 192}};
+  s.sections = {{"h", 4095, 4095, 96, 192}, {"l", 4000, 4000, 96, 192}};
   const uint64_t all = resident_peak(s);
   const MemoryPlan p = plan_device_memory(s, all - 1, true, 300);
   EXPECT_FALSE(p.all_resident);

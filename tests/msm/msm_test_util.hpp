@@ -19,7 +19,7 @@ namespace cuzk {
 template <class Curve>
 void PrintTo(const Jacobian<Curve>& p, std::ostream* os) {
   const Affine<Curve> a = p.to_affine();
-  if (a.infinity) {
+  if (a.is_identity()) {
     *os << "(infinity)";
     return;
   }

@@ -18,6 +18,8 @@ struct Fp2D {
 
   CUZK_GPU_FI static Fp2D zero() { return {FpD::zero(), FpD::zero()}; }
   CUZK_GPU_FI static Fp2D one() { return {FpD::one(), FpD::zero()}; }
+  CUZK_GPU_FI static Fp2D with_spare_bit() { return {FpD::with_spare_bit(), FpD::zero()}; }
+  CUZK_GPU_FI bool spare_bit() const { return c0.spare_bit(); }
   CUZK_GPU_FI bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
   CUZK_GPU_FI bool operator==(const Fp2D& o) const { return c0 == o.c0 && c1 == o.c1; }
   CUZK_GPU_FI bool operator!=(const Fp2D& o) const { return !(*this == o); }

@@ -160,6 +160,13 @@ struct alignas(8) Mont32 {
       o.l[i] = r_mod_p(i);
     return o;
   }
+  // The host field's spare bit (MontField::with_spare_bit: the top bit of the top limb).
+  CUZK_GPU_FI static Mont32 with_spare_bit() {
+    Mont32 m = zero();
+    m.l[N - 1] = 0x80000000u;
+    return m;
+  }
+  CUZK_GPU_FI bool spare_bit() const { return (l[N - 1] >> 31) != 0; }
   // The integer 1 as raw limbs: mul(x, raw_one()) leaves Montgomery form (x R^-1).
   CUZK_GPU_FI static Mont32 raw_one() {
     Mont32 o = zero();

@@ -132,7 +132,7 @@ __global__ void precompute_kernel(const Affine<CurveD>* __restrict__ bases, size
        i += size_t{gridDim.x} * blockDim.x) {
     const Affine<CurveD> p = bases[i];
     table[i] = p;
-    if (p.infinity) {
+    if (p.is_identity()) {
       for (unsigned j = 1; j < copies; ++j)
         table[j * n + i] = p;
       continue;

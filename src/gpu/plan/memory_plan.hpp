@@ -37,7 +37,7 @@ struct MsmSectionShape {
   std::string name;           // "h", "l", "a", "b_g1", "b_g2"
   uint64_t points = 0;        // bases
   uint64_t scalars = 0;       // scalars of its largest msm_split (density: bits looked at)
-  uint32_t point_bytes = 0;   // sizeof(Affine) of its curve (G1 104, G2 200)
+  uint32_t point_bytes = 0;   // sizeof(Affine) of its curve (G1 96, G2 192)
   uint32_t bucket_bytes = 0;  // sizeof(Xyzz) of its curve (G1 192, G2 384)
 };
 

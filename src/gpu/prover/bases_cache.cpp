@@ -8,9 +8,8 @@ uint64_t sample_fingerprint(const void* data, size_t count, size_t size) {
   const size_t samples = count < 64 ? count : 64;
   for (size_t k = 0; k < samples; ++k) {
     const size_t i = samples == 1 ? 0 : k * (count - 1) / (samples - 1);
-    // Coordinates only: the bytes after the infinity flag are padding.
     const uint8_t* p = bytes + i * size;
-    for (size_t j = 0; j + 8 < size; ++j) {
+    for (size_t j = 0; j < size; ++j) {
       h ^= p[j];
       h *= 0x100000001b3ULL;
     }
