@@ -8,6 +8,7 @@
 #include <string>
 #include <type_traits>
 
+#include "common/curve_types.hpp"
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
 #include "ec_test_util.hpp"
@@ -18,13 +19,6 @@ namespace {
 template <class Curve>
 class AffineStorage : public ::testing::Test {};
 
-struct CurveNames {
-  template <class Curve>
-  static std::string GetName(int) {
-    return std::is_same_v<Curve, G1Curve> ? "G1" : "G2";
-  }
-};
-using Curves = ::testing::Types<G1Curve, G2Curve>;
 TYPED_TEST_SUITE(AffineStorage, Curves, CurveNames);
 
 TYPED_TEST(AffineStorage, APointIsItsTwoCoordinates) {

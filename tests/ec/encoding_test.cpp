@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/curve_types.hpp"
 #include "ec_test_util.hpp"
 
 namespace cuzk {
@@ -114,13 +115,6 @@ class PointEncoding : public ::testing::Test {
   std::mt19937_64 rng_{std::is_same_v<Curve, G1Curve> ? 0xe101 : 0xe202};
 };
 
-struct CurveNames {
-  template <class Curve>
-  static std::string GetName(int) {
-    return std::is_same_v<Curve, G1Curve> ? "G1" : "G2";
-  }
-};
-using Curves = ::testing::Types<G1Curve, G2Curve>;
 TYPED_TEST_SUITE(PointEncoding, Curves, CurveNames);
 
 TYPED_TEST(PointEncoding, CompressedEncodingHasTheSpecifiedLayoutAndRoundTrips) {

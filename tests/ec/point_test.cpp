@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/curve_types.hpp"
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
 #include "ec/msm_naive.hpp"
@@ -135,13 +136,6 @@ class CurvePoint : public ::testing::Test {
   std::mt19937_64 rng_{std::is_same_v<Curve, G1Curve> ? 0x6101 : 0x6202};
 };
 
-struct CurveNames {
-  template <class Curve>
-  static std::string GetName(int) {
-    return std::is_same_v<Curve, G1Curve> ? "G1" : "G2";
-  }
-};
-using Curves = ::testing::Types<G1Curve, G2Curve>;
 TYPED_TEST_SUITE(CurvePoint, Curves, CurveNames);
 
 TYPED_TEST(CurvePoint, GeneratorIsOnTheCurveAndHasOrderR) {

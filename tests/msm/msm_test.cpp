@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/curve_types.hpp"
 #include "msm_test_util.hpp"
 
 namespace cuzk {
@@ -44,14 +45,6 @@ class MsmPippenger : public ::testing::Test {
   }
 };
 
-using Curves = ::testing::Types<G1Curve, G2Curve>;
-class CurveNames {
- public:
-  template <class T>
-  static std::string GetName(int) {
-    return std::is_same_v<T, G1Curve> ? "G1" : "G2";
-  }
-};
 TYPED_TEST_SUITE(MsmPippenger, Curves, CurveNames);
 
 TYPED_TEST(MsmPippenger, MatchesNaiveForEverySizeFrom1To64) {
