@@ -208,6 +208,8 @@ struct Engine::Impl {
   void lock_streamed_points(ProverWorker& w, const ProverItem& item);
   // After a proof on w: w.holding from its backend, and the set HOT on w unless it streams.
   void note_device_holding(ProverWorker& w, const LoadedSrs& srs_ref);
+  // The sets w's device no longer holds are no longer HOT there.
+  void forget_dropped_sets(ProverWorker& w);
   // The backend's batch_limit for item's circuit (1 for a partition without a recording).
   size_t batch_limit_for(ProverWorker& w, const ProverItem& item);
   // Proves `item` alone with its retries and completes it; `lock` (on mu) is held on entry and

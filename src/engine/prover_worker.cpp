@@ -100,9 +100,10 @@ void Engine::Impl::prover_loop(ProverWorker& w) {
 
 void Engine::Impl::switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref) {
   if (!w.gpu || w.last_circuit == srs_ref.circuit_id) return;
-  // One SRS resident per device: switching circuits drops the previous device copy.
-  w.backend->drop_caches();
-  srs.dropped_from_device(w.name);
+  // The backend keeps what sets it has room for (a WinningPoSt's beside PoRep's on the H200): the
+  // others are no longer on this device.
+  w.backend->leave_circuit();
+  forget_dropped_sets(w);
   w.holding = w.backend->device_holding();
   w.last_circuit = srs_ref.circuit_id;
 }
@@ -118,7 +119,12 @@ void Engine::Impl::lock_streamed_points(ProverWorker& w, const ProverItem& item)
   });
 }
 
+void Engine::Impl::forget_dropped_sets(ProverWorker& w) {
+  srs.keep_on_device(w.name, [&](const groth16::Parameters& p) { return w.backend->holds(p); });
+}
+
 void Engine::Impl::note_device_holding(ProverWorker& w, const LoadedSrs& srs_ref) {
+  forget_dropped_sets(w);  // the proof's plan may have dropped other sets to make room
   w.holding = w.backend->device_holding();
   // HOT means the device holds the set: a device that streams part of it at each proof needs
   // the host copy for every proof, so the set stays WARM there (and its meter shows the part).

@@ -193,8 +193,15 @@ class ProverBackend {
  public:
   virtual ~ProverBackend() = default;
   virtual std::string name() const = 0;
-  // Frees what the backend keeps between calls (device copies of keys and recorded circuits).
-  virtual void drop_caches() {}
+  // The engine moves this device to another circuit: what the last circuit's proofs kept (its
+  // recorded circuit, working buffers, page-locked copies) may go. A backend may keep sets'
+  // points it still has room for (holds), so that switching back uploads nothing.
+  virtual void leave_circuit() {}
+  // Whether the device holds the points of `params` whole now (after later circuits' proofs).
+  virtual bool holds(const Parameters& params) {
+    (void)params;
+    return false;
+  }
 
   // The proof of one partition. std::invalid_argument when the parameters do not fit;
   // SynthesisError (kUnsatisfiable, naming the row) when a recorded circuit's a * b != c on some

@@ -38,18 +38,22 @@ struct TwoDevices {
   std::unique_ptr<Engine> engine;
 
   // `held`: each prove waits for a permit of its device (permits[0], permits[1]).
+  // `keeps_sets`: each device holds that many sets across circuit switches (FakeDevice).
   explicit TwoDevices(std::chrono::milliseconds delay0, std::chrono::milliseconds delay1,
-                      bool held = false) {
+                      bool held = false, size_t keeps_sets = 0) {
     EngineConfig c;
     c.threads = 1;
     c.synthesis_workers = 2;
     c.synthesis_lookahead = 2;
     c.pce_dir = dir.path() / "pce";
     c.fake_devices.names = {"gpu:0", "gpu:1"};
-    c.fake_devices.make = [this, delay0, delay1, held](const std::string& name, ThreadPool& pool) {
+    c.fake_devices.make = [this, delay0, delay1, held, keeps_sets](const std::string& name,
+                                                                   ThreadPool& pool) {
       const int i = name == "gpu:0" ? 0 : 1;
-      return std::make_unique<FakeDevice>(name, pool, &devices, i == 0 ? delay0 : delay1,
-                                          &broken[i], held ? &permits[i] : nullptr);
+      auto d = std::make_unique<FakeDevice>(name, pool, &devices, i == 0 ? delay0 : delay1,
+                                            &broken[i], held ? &permits[i] : nullptr);
+      d->keeps_sets = keeps_sets;
+      return d;
     };
     c.on_event = [this](const std::string& e, const std::string& m) {
       std::lock_guard lock(mu);
@@ -215,6 +219,30 @@ TEST(EngineDevices, AnSrsIsHotOnlyWhileADeviceHoldsIt) {
   ASSERT_EQ(h.wait(h.submit("two", 1, Priority::kNormal, 2)).state, JobState::kCompleted);
   EXPECT_EQ(tier("fake-2"), SrsTier::kHot);
   // gpu:0 dropped fake-1's device copy to load fake-2's: fake-1 is only on the host now.
+  EXPECT_EQ(tier("fake-1"), SrsTier::kWarm);
+}
+
+// A device with room for two sets (GpuBackend when both fit: a WinningPoSt's beside PoRep's on
+// the H200) keeps the last circuit's set across a switch: it stays HOT. A third circuit's proof
+// pushes the oldest out (the backend's plan needed the room): that one is WARM.
+TEST(EngineDevices, ASetTheDeviceKeepsAcrossACircuitSwitchStaysHot) {
+  TwoDevices h(0ms, 0ms, false, 2);
+  h.broken[1] = true;  // one device does the work
+  const auto tier = [&](const std::string& id) {
+    for (const SrsInfo& s : h.engine->status().srs)
+      if (s.circuit_id == id) return s.tier;
+    return SrsTier::kCold;
+  };
+  for (int i = 0; i < 6 && h.gpu(1).out_of_rotation.empty(); ++i)  // gpu:1 out of rotation
+    ASSERT_EQ(h.wait(h.submit("warm" + std::to_string(i), 2)).state, JobState::kCompleted);
+  ASSERT_FALSE(h.gpu(1).out_of_rotation.empty());
+  ASSERT_EQ(h.wait(h.submit("one", 1, Priority::kNormal, 1)).state, JobState::kCompleted);
+  ASSERT_EQ(h.wait(h.submit("two", 1, Priority::kNormal, 2)).state, JobState::kCompleted);
+  EXPECT_EQ(tier("fake-2"), SrsTier::kHot);
+  EXPECT_EQ(tier("fake-1"), SrsTier::kHot);
+  ASSERT_EQ(h.wait(h.submit("three", 1, Priority::kNormal, 3)).state, JobState::kCompleted);
+  EXPECT_EQ(tier("fake-3"), SrsTier::kHot);
+  EXPECT_EQ(tier("fake-2"), SrsTier::kHot);
   EXPECT_EQ(tier("fake-1"), SrsTier::kWarm);
 }
 

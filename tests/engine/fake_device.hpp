@@ -2,6 +2,7 @@
 // name, slowed, broken or held per prove by the test, with a log of its attempts.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -11,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "groth16/backend.hpp"
 
@@ -121,7 +123,14 @@ class FakeDevice final : public groth16::ProverBackend {
     locks.bytes = lock_bytes;
     return locks;
   }
-  void drop_caches() override { pinned_.reset(); }
+  void leave_circuit() override { pinned_.reset(); }
+  // Sets it still holds after circuit switches (ProverBackend::holds): the last `keeps_sets`
+  // parameter sets it proved (0: none, a device that keeps one set at a time).
+  size_t keeps_sets = 0;
+  bool holds(const groth16::Parameters& params) override {
+    std::lock_guard lock(held_mu_);
+    return std::find(held_.begin(), held_.end(), &params) != held_.end();
+  }
   bool warm_step(const groth16::Parameters&, const groth16::PartitionInput&) override {
     if (warm_ == nullptr || warm_->remaining.load() <= 0) return false;
     warm_->permits.acquire();
@@ -134,6 +143,12 @@ class FakeDevice final : public groth16::ProverBackend {
     log_->add(name_);
     if (broken_->load()) throw std::runtime_error(name_ + ": an illegal memory access (fake)");
     if (keeps_pinned != 0 && pinned_.bytes() == 0) pinned_.admit(admission_, keeps_pinned);
+    if (keeps_sets != 0) {
+      std::lock_guard lock(held_mu_);
+      std::erase(held_, &params);
+      held_.insert(held_.begin(), &params);
+      if (held_.size() > keeps_sets) held_.resize(keeps_sets);
+    }
     std::this_thread::sleep_for(delay_);
     return cpu_.prove(params, in, rand, timing);
   }
@@ -167,6 +182,8 @@ class FakeDevice final : public groth16::ProverBackend {
   WarmSteps* warm_;
   groth16::HostAdmission admission_;
   groth16::AdmittedHostBytes pinned_;
+  std::mutex held_mu_;
+  std::vector<const groth16::Parameters*> held_;  // most recently proved first
 };
 
 }  // namespace cuzk::engine::test

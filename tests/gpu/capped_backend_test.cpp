@@ -1,8 +1,9 @@
 // GpuBackend under [gpus] memory_limit (memory_plan.hpp): caps that make the plan stream the
 // bases, and each forced fallback (witness re-expanded, host SpMV, two-vector H chain, every
 // section streamed or some resident), prove the CPU backend's bytes for the same r, s, and
-// verify; the backend never holds more than the cap; a cap below the working set and an
-// allocation past the cap are clear errors.
+// verify; the backend never holds more than the cap; a second set is kept beside the first only
+// while room allows; a cap below the working set and an allocation past the cap are clear
+// errors.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -92,6 +93,11 @@ class CappedGpuProof : public testing::GpuTest {
     return gpu.last_plan();
   }
 
+  static uint64_t bases_bytes(const groth16::Parameters& p) {
+    return (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) * sizeof(G1Affine) +
+           p.b_g2.size() * sizeof(G2Affine);
+  }
+
   std::unique_ptr<RandomCircuit> circuit_;
   groth16::Parameters params_;
   std::unique_ptr<pce::RecordedCircuit> rc_;
@@ -113,10 +119,7 @@ TEST_F(CappedGpuProof, WarmStepsCopyTheBasesByPiecesAndTheBytesAreTheCpus) {
   GpuBackendOptions o = options(0, kMaxChunkScalars);
   o.warm_step_bytes = 4096;
   GpuBackend gpu(0, o);
-  const uint64_t bases =
-      (params_.h.size() + params_.l.size() + params_.a.size() + params_.b_g1.size()) *
-          sizeof(G1Affine) +
-      params_.b_g2.size() * sizeof(G2Affine);
+  const uint64_t bases = bases_bytes(params_);
   size_t steps = 0;
   while (gpu.warm_step(params_, input()))
     ASSERT_LT(++steps, 1000000u);
@@ -394,6 +397,47 @@ TEST_F(CappedGpuProof, ClassicAssignmentUnderACap) {
             groth16::encode_proof(groth16::prove(params_, *circuit_, r, cpu, nullptr)));
   EXPECT_FALSE(gpu.last_plan().all_resident);
   EXPECT_LE(gpu.memory_peak(), o.memory_limit);
+}
+
+// A circuit switch and back, as the engine makes between a PoRep job and a WinningPoSt: a
+// second set of the same shape proves beside the first's cached bases when the device has room
+// (uncapped), so switching back uploads none of them; under a cap of one set's resident peak
+// its plan drops the first set's, which the way back uploads again. Every proof is the CPU's.
+TEST_F(CappedGpuProof, ASecondSetProvesBesideTheFirstWhileRoomAllows) {
+  RandomCircuit other(kRows, 4, 78);
+  const groth16::Parameters other_params = groth16::generate_parameters_insecure(
+      other, groth16::ToxicWaste::insecure_from_seed("gpu capped, other"), pool());
+  pce::RecordingCS rec;
+  other.synthesize(rec);
+  const pce::RecordedCircuit other_rc = std::move(rec).finish({"random", kRows, "other", 1});
+  pce::WitnessCS wcs(&pool());
+  other.synthesize(wcs);
+  const pce::CompactWitness other_witness = std::move(wcs).finish();
+  const auto other_input = groth16::PartitionInput::recorded(other_witness, other_rc);
+  groth16::CpuBackend cpu(pool());
+  const groth16::ProofRandomness r = randomness(21);
+  const auto other_cpu = groth16::encode_proof(cpu.prove(other_params, other_input, r, nullptr));
+  for (const uint64_t limit : {uint64_t{0}, resident_}) {
+    SCOPED_TRACE(limit == 0 ? "uncapped" : "capped at one set's resident peak");
+    GpuBackend gpu(0, options(limit, kMaxChunkScalars));
+    EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input(), r, nullptr)), cpu_proof(r));
+    ASSERT_TRUE(gpu.last_plan().all_resident);
+    gpu.leave_circuit();
+    EXPECT_EQ(groth16::encode_proof(gpu.prove(other_params, other_input, r, nullptr)), other_cpu);
+    EXPECT_TRUE(gpu.holds(other_params));
+    EXPECT_EQ(gpu.holds(params_), limit == 0);
+    gpu.leave_circuit();
+    const uint64_t before = gpu.h2d_bytes();
+    EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input(), r, nullptr)), cpu_proof(r));
+    if (limit == 0) {
+      EXPECT_LT(gpu.h2d_bytes() - before, bases_bytes(params_));
+    } else {
+      EXPECT_GE(gpu.h2d_bytes() - before, bases_bytes(params_));
+      EXPECT_FALSE(gpu.holds(other_params));
+      EXPECT_LE(gpu.memory_peak(), limit);
+    }
+    EXPECT_TRUE(gpu.holds(params_));
+  }
 }
 
 TEST_F(CappedGpuProof, ACapBelowTheWorkingSetIsAClearError) {

@@ -273,6 +273,63 @@ TEST(DeviceMemoryPlan, OtherKindsPlanUnderTheCaps) {
   }
 }
 
+uint64_t bases_bytes(const ProverShape& s) {
+  uint64_t b = 0;
+  for (const MsmSectionShape& m : s.sections)
+    b += m.points * m.point_bytes;
+  return b;
+}
+
+// Sets kept on the device from earlier circuits (plan_beside): kept where the plan beside them
+// lays the device out as the plan without them would, else dropped (keep_others false) and the
+// plan is the one without them.
+TEST(DeviceMemoryPlan, SetsKeptFromEarlierCircuitsNeverChangeThePlan) {
+  const ProverShape porep = porep_32g();
+  ProverShape small;  // a 2^20-row recorded circuit
+  small.domain = uint64_t{1} << 20;
+  small.inputs = 133;
+  small.aux = 1'000'000;
+  small.witness_values = small.aux;
+  small.recorded = true;
+  small.pce_bytes = 64 << 20;
+  small.sections = {{"h", small.domain - 1, small.domain - 1, 96, 192},
+                    {"l", small.aux, small.aux, 96, 192},
+                    {"a", small.aux, small.aux, 96, 192},
+                    {"b_g1", small.aux, small.aux, 96, 192},
+                    {"b_g2", small.aux, small.aux, 192, 384}};
+  constexpr uint64_t kH200 = 141'000'000'000ull;
+  // The small circuit beside PoRep's 47.4 GB of bases on the H200, and PoRep back beside it.
+  const PlanBeside small_beside = plan_beside(small, kH200, bases_bytes(porep), true);
+  EXPECT_TRUE(small_beside.keep_others);
+  EXPECT_TRUE(small_beside.plan.all_resident);
+  EXPECT_LE(small_beside.plan.peak() + bases_bytes(porep), kH200);
+  const PlanBeside porep_beside = plan_beside(porep, kH200, bases_bytes(small), true);
+  EXPECT_TRUE(porep_beside.keep_others);
+  EXPECT_TRUE(porep_beside.plan.all_resident);
+  // At 80 GiB PoRep's plan needs 79.6 GiB: 4 GiB kept beside it would stream a section.
+  const PlanBeside tight = plan_beside(porep, 80 * kGiB, 4 * kGiB, true);
+  EXPECT_FALSE(tight.keep_others);
+  EXPECT_EQ(tight.plan.layout_key(), plan_device_memory(porep, 80 * kGiB, true).layout_key());
+  for (const uint64_t cap : {16 * kGiB, 24 * kGiB, 80 * kGiB, kH200}) {
+    const MemoryPlan alone = plan_device_memory(porep, cap, true);
+    for (const uint64_t others :
+         {uint64_t{0}, uint64_t{256} << 20, kGiB, 4 * kGiB, 16 * kGiB, 64 * kGiB, cap}) {
+      SCOPED_TRACE(gib(cap) + " beside " + gib(others));
+      const PlanBeside p = plan_beside(porep, cap, others, true);
+      EXPECT_EQ(p.plan.layout_key(), alone.layout_key());
+      EXPECT_EQ(p.plan.batch_partitions, alone.batch_partitions);
+      if (others == 0) {
+        EXPECT_TRUE(p.keep_others);
+      }
+      if (p.keep_others) {
+        EXPECT_LE(p.plan.peak() + others, cap) << p.plan.summary();
+      } else {
+        EXPECT_EQ(p.plan.peak(), alone.peak());
+      }
+    }
+  }
+}
+
 // Small chunks on request (the GPU tests force several chunks on small circuits).
 TEST(DeviceMemoryPlan, MaxChunkIsHonouredAndRoundedToWords) {
   ProverShape s;

@@ -219,10 +219,22 @@ void SrsManager::lock_points(const SrsLease& lease, const std::string& device,
   }
 }
 
-void SrsManager::dropped_from_device(const std::string& device) {
+void SrsManager::keep_on_device(const std::string& device,
+                                const std::function<bool(const groth16::Parameters&)>& holds) {
+  std::vector<std::shared_ptr<const LoadedSrs>> marked;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [id, e] : entries_)
+      if (e.srs != nullptr && e.on_devices.contains(device)) marked.push_back(e.srs);
+  }
+  std::vector<const LoadedSrs*> dropped;
+  for (const auto& s : marked)
+    if (!holds(s->params)) dropped.push_back(s.get());
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& [id, e] : entries_)
-    e.on_devices.erase(device);
+  for (const LoadedSrs* s : dropped) {
+    const auto it = entries_.find(s->circuit_id);
+    if (it != entries_.end() && it->second.srs.get() == s) it->second.on_devices.erase(device);
+  }
 }
 
 size_t SrsManager::entry_count() const {

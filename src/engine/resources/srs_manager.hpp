@@ -88,8 +88,8 @@ class SrsManager {
   // budget or nothing unreferenced is left.
   void reclaim(uint64_t bytes);
   // GPU worker `device` has the device copy of `circuit_id`: HOT while some device has it and
-  // the host copy is loaded. `dropped_from_device` forgets every copy `device` had (it dropped
-  // its caches to switch circuits).
+  // the host copy is loaded. `keep_on_device` forgets the copies `device` had of the sets
+  // `holds` says it no longer has (asked outside the manager's lock: a backend call).
   void mark_on_device(const std::string& circuit_id, const std::string& device);
   // Page-locks the points of `lease`'s set in place for GPU worker `device`, once per load and
   // worker: `lock` (its backend's lock_streamed_points) runs outside the manager's lock while
@@ -98,7 +98,8 @@ class SrsManager {
   // refused) is not asked again until the set is loaded anew.
   void lock_points(const SrsLease& lease, const std::string& device,
                    const std::function<groth16::PageLocks()>& lock);
-  void dropped_from_device(const std::string& device);
+  void keep_on_device(const std::string& device,
+                      const std::function<bool(const groth16::Parameters&)>& holds);
   std::vector<SrsInfo> list() const;
   // Circuit ids with an entry, loaded or not: only ids that loaded once keep one (a failed load
   // of an id never loaded leaves nothing, so unknown ids cannot grow the map).

@@ -336,4 +336,20 @@ MemoryPlan plan_device_memory(const ProverShape& shape, uint64_t cap, bool host_
   throw DeviceMemoryError(smallest, cap, what);
 }
 
+PlanBeside plan_beside(const ProverShape& shape, uint64_t cap, uint64_t others, bool host_spmv,
+                       uint64_t max_chunk) {
+  PlanBeside alone{plan_device_memory(shape, cap, host_spmv, max_chunk), false};
+  if (others == 0) return {alone.plan, true};
+  if (others >= cap) return alone;
+  try {
+    MemoryPlan beside = plan_device_memory(shape, cap - others, host_spmv, max_chunk);
+    if (beside.layout_key() == alone.plan.layout_key() &&
+        beside.batch_partitions == alone.plan.batch_partitions)
+      return {std::move(beside), true};
+  } catch (const DeviceMemoryError&) {
+    // too small beside them: without them, then
+  }
+  return alone;
+}
+
 }  // namespace cuzk::gpu

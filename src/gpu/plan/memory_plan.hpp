@@ -145,6 +145,19 @@ uint64_t resident_peak(const ProverShape& s);
 MemoryPlan plan_device_memory(const ProverShape& shape, uint64_t cap, bool host_spmv,
                               uint64_t max_chunk = kMaxChunkScalars);
 
+// The plan of a set on a device that also keeps `others` bytes of other sets' bases (the sets of
+// circuits proved before, kept so that switching back uploads nothing): the plan beside them
+// when it lays the device out as the plan without them would (same layout and batch), so that
+// kept sets never make a proof slower; otherwise the plan without them, and keep_others false
+// (the caller drops them first). A WinningPoSt beside PoRep's 47 GB on the H200 keeps them; a
+// PoRep on an 80 GB card, whose plan needs nearly the whole device, drops a WinningPoSt's.
+struct PlanBeside {
+  MemoryPlan plan;
+  bool keep_others = false;
+};
+PlanBeside plan_beside(const ProverShape& shape, uint64_t cap, uint64_t others, bool host_spmv,
+                       uint64_t max_chunk = kMaxChunkScalars);
+
 // "1.50 GiB".
 std::string gib(uint64_t bytes);
 

@@ -4,8 +4,10 @@
 // so a new key that the allocator placed at a freed key's address (same length) is still told
 // apart. Upload is a plain copy of the host array (the device layout is the host layout), whole
 // (get) or by pieces (fill: the backend's warm steps, between which the engine may prove a
-// partition of higher priority). When an allocation runs out of device memory, the other entries
-// are dropped and the allocation retried once.
+// partition of higher priority). Each entry belongs to the parameter set current when it was made
+// (use_set): a device may keep several sets across circuit switches, and the backend drops the
+// others when a plan needs their room. When an allocation runs out of device memory, the other
+// sets' entries are dropped and the allocation retried, then every entry and once more.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -53,12 +55,27 @@ class BasesCache {
     return false;
   }
 
+  // Entries made from now on belong to `set` (0: none, the single-MSM entry points).
+  void use_set(uint64_t set) { set_ = set; }
+  // Whether `set` has entries here and every one of them is whole.
+  bool holds(uint64_t set) const {
+    bool any = false;
+    for (const Entry& e : entries_) {
+      if (e.set != set) continue;
+      if (e.filled < e.count) return false;
+      any = true;
+    }
+    return any;
+  }
+  void drop_except(uint64_t set) {
+    std::erase_if(entries_, [&](const Entry& e) { return e.set != set; });
+  }
   void clear() { entries_.clear(); }
   size_t bytes() const {
-    size_t b = 0;
-    for (const Entry& e : entries_)
-      b += e.d_points.bytes();
-    return b;
+    return bytes_if([](const Entry&) { return true; });
+  }
+  size_t bytes_except(uint64_t set) const {
+    return bytes_if([&](const Entry& e) { return e.set != set; });
   }
 
  private:
@@ -66,9 +83,18 @@ class BasesCache {
     const void* host;
     size_t count;
     uint64_t fingerprint;
+    uint64_t set;
     DeviceBuffer<Affine<Curve>> d_points;
     size_t filled = 0;  // points copied so far (fill() steps, or all)
   };
+
+  template <class Pred>
+  size_t bytes_if(Pred&& pred) const {
+    size_t b = 0;
+    for (const Entry& e : entries_)
+      if (pred(e)) b += e.d_points.bytes();
+    return b;
+  }
 
   // The entry of `host`, allocated (nothing copied) on a miss.
   Entry& entry(std::span<const Affine<Curve>> host) {
@@ -76,19 +102,28 @@ class BasesCache {
     for (Entry& e : entries_) {
       if (e.host == host.data() && e.count == host.size() && e.fingerprint == fp) return e;
     }
-    Entry e{host.data(), host.size(), fp, {}};
+    Entry e{host.data(), host.size(), fp, set_, {}};
     try {
       e.d_points.allocate(host.size());
     } catch (const CudaError& err) {
       if (!err.out_of_memory() || entries_.empty()) throw;
-      entries_.clear();
-      e.d_points.allocate(host.size());
+      const size_t before = entries_.size();
+      drop_except(set_);
+      if (entries_.size() == before) entries_.clear();
+      try {
+        e.d_points.allocate(host.size());
+      } catch (const CudaError& again) {
+        if (!again.out_of_memory() || entries_.empty()) throw;
+        entries_.clear();
+        e.d_points.allocate(host.size());
+      }
     }
     entries_.push_back(std::move(e));
     return entries_.back();
   }
 
   std::vector<Entry> entries_;
+  uint64_t set_ = 0;
 };
 
 }  // namespace cuzk::gpu

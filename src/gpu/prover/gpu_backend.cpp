@@ -71,9 +71,41 @@ void GpuBackend::clear_caches() {
   clear_locked();
 }
 
+void GpuBackend::leave_circuit() {
+  std::lock_guard lock(mu_);
+  activate();
+  release_working_locked();
+}
+
+bool GpuBackend::holds(const groth16::Parameters& params) {
+  std::lock_guard lock(mu_);
+  const uint64_t set = set_of(params);
+  return g1_bases_.holds(set) && (params.b_g2.empty() || g2_bases_.holds(set));
+}
+
+uint64_t GpuBackend::set_of(const groth16::Parameters& p) {
+  // FNV-1a over the point arrays' addresses and lengths: what tells loaded sets apart (a set
+  // loaded again at the same addresses has the same points; the caches' fingerprints check).
+  uint64_t h = 1469598103934665603ull;
+  const auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  for (const auto& [data, size] : {std::pair<const void*, size_t>{p.h.data(), p.h.size()},
+                                   {p.l.data(), p.l.size()},
+                                   {p.a.data(), p.a.size()},
+                                   {p.b_g1.data(), p.b_g1.size()},
+                                   {p.b_g2.data(), p.b_g2.size()}}) {
+    mix(reinterpret_cast<uintptr_t>(data));
+    mix(size);
+  }
+  return h | 1;
+}
+
 void GpuBackend::clear_locked() {
   g1_bases_.clear();
   g2_bases_.clear();
+  release_working_locked();
+}
+
+void GpuBackend::release_working_locked() {
   ntt_->release_tables();
   ws_.release();
   d_scalars_.release();
@@ -118,12 +150,20 @@ MemoryPlan GpuBackend::plan_for(const groth16::Parameters& params,
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
-  return plan_locked(params, in);
+  return plan_locked(params, in).plan;
 }
 
 MemoryPlan GpuBackend::begin_locked(const groth16::Parameters& params,
                                     const groth16::PartitionInput& in) {
-  MemoryPlan plan = plan_locked(params, in);
+  const uint64_t set = set_of(params);
+  PlanBeside beside = plan_locked(params, in);
+  if (!beside.keep_others) {
+    g1_bases_.drop_except(set);
+    g2_bases_.drop_except(set);
+  }
+  g1_bases_.use_set(set);
+  g2_bases_.use_set(set);
+  MemoryPlan plan = std::move(beside.plan);
   if (!plan.all_resident && options_.adjust_plan) options_.adjust_plan(plan);
   const std::string key = plan.layout_key();
   if (key != last_plan_key_) {

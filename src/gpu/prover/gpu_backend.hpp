@@ -65,7 +65,10 @@ class GpuBackend final : public groth16::ProverBackend {
   ~GpuBackend() override;
 
   std::string name() const override;
-  void drop_caches() override { clear_caches(); }
+  // Frees the working set and the recorded circuit; the sets' bases stay while later plans
+  // leave room beside them (memory_plan.hpp: plan_beside).
+  void leave_circuit() override;
+  bool holds(const groth16::Parameters& params) override;
   void set_host_admission(groth16::HostAdmission a) override;
   groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
                        const groth16::ProofRandomness& rand,
@@ -174,8 +177,14 @@ class GpuBackend final : public groth16::ProverBackend {
                    std::span<const groth16::PartitionInput> inputs,
                    std::span<groth16::MsmSums> sums, std::span<groth16::ProverTiming> timings,
                    const MemoryPlan& plan);
-  MemoryPlan plan_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
+  // The plan of a proof of `in` now, beside the other sets' cached bases when they leave it
+  // unchanged (else keep_others is false). Caller holds mu_.
+  PlanBeside plan_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
+  // Which parameter set `params` is, for the bases caches (never 0: no set).
+  static uint64_t set_of(const groth16::Parameters& params);
   void clear_locked();
+  // Everything clear_locked frees but the cached bases.
+  void release_working_locked();
   // Frees the batch's compact witnesses (a front or another layout needs the room).
   void release_batch();
   double bandwidth_locked();  // pinned_h2d_bandwidth() with mu_ held

@@ -59,7 +59,7 @@ Jacobian<Curve> chunked_msm(BaseStreamer& streamer, BasesCache<Curve>& cache, bo
 
 }  // namespace
 
-MemoryPlan GpuBackend::plan_locked(const groth16::Parameters& params,
+PlanBeside GpuBackend::plan_locked(const groth16::Parameters& params,
                                    const groth16::PartitionInput& in) {
   uint64_t cap = options_.memory_limit;
   if (cap == 0) {
@@ -68,8 +68,10 @@ MemoryPlan GpuBackend::plan_locked(const groth16::Parameters& params,
     CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     cap = free_b + cap_.in_use();
   }
-  return plan_device_memory(prover_shape(params, in), cap, options_.pool != nullptr,
-                            options_.max_chunk_scalars);
+  const uint64_t set = set_of(params);
+  return plan_beside(prover_shape(params, in), cap,
+                     g1_bases_.bytes_except(set) + g2_bases_.bytes_except(set),
+                     options_.pool != nullptr, options_.max_chunk_scalars);
 }
 
 groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
