@@ -1,17 +1,13 @@
 #include "filecoin/parameter_cache.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -20,6 +16,7 @@
 #include "filecoin/hash/sha256.hpp"
 #include "groth16/bellperson_format.hpp"
 #include "util/bounded_json.hpp"
+#include "util/read_only_file.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 
@@ -31,51 +28,6 @@ std::string file_name(std::string_view cache_id, const char* ext) {
   return "v" + std::to_string(kParameterCacheVersion) + "-" + std::string(cache_id) + "." + ext;
 }
 
-[[noreturn]] void io_error(const std::filesystem::path& p, const char* what, int err) {
-  throw std::runtime_error(p.string() + ": cannot " + what + ": " + std::strerror(err));
-}
-
-// Reads [offset, offset + n) fully (short only at the end of the file).
-size_t read_at(int fd, uint8_t* out, size_t n, uint64_t offset, const std::filesystem::path& p) {
-  size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::pread(fd, out + got, n - got, static_cast<off_t>(offset + got));
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      io_error(p, "read", errno);
-    }
-    if (r == 0) break;
-    got += static_cast<size_t>(r);
-  }
-  return got;
-}
-
-// A file open for reading, closed when this goes, with its size.
-class ReadOnlyFile {
- public:
-  explicit ReadOnlyFile(const std::filesystem::path& p)
-      : fd_(::open(p.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) io_error(p, "open", errno);
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0) {
-      const int err = errno;
-      ::close(fd_);
-      io_error(p, "stat", err);
-    }
-    size_ = static_cast<uint64_t>(st.st_size);
-  }
-  ~ReadOnlyFile() { ::close(fd_); }
-  ReadOnlyFile(const ReadOnlyFile&) = delete;
-  ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
-
-  int fd() const { return fd_; }
-  uint64_t size() const { return size_; }
-
- private:
-  int fd_;
-  uint64_t size_ = 0;
-};
-
 std::string hex16(const Blake2b512Digest& d) {
   return to_hex(std::span(d).first(16));
 }
@@ -85,13 +37,14 @@ std::string hex16(const Blake2b512Digest& d) {
 constexpr size_t kDigestChunk = size_t{64} << 20;
 constexpr size_t kDigestSlots = 3;
 
-std::string hash_file(int fd, uint64_t size, const std::filesystem::path& file,
-                      const DigestProgress& progress) {
+std::string hash_file(const ReadOnlyFile& f, const DigestProgress& progress) {
+  const std::filesystem::path& file = f.path();
+  const uint64_t size = f.size();
   const std::string phase = "digest " + file.filename().string();
   Blake2b512 h;
   if (size <= kDigestChunk) {
     std::vector<uint8_t> buf(static_cast<size_t>(size));
-    const size_t n = read_at(fd, buf.data(), buf.size(), 0, file);
+    const size_t n = f.read_at(0, buf);
     h.update(std::span(buf.data(), n));
     return hex16(h.finish());
   }
@@ -116,7 +69,7 @@ std::string hash_file(int fd, uint64_t size, const std::filesystem::path& file,
           cv.wait(lock, [&] { return !s.full || stop; });
           if (stop) return;
         }
-        const size_t n = read_at(fd, s.bytes.data(), kDigestChunk, offset, file);
+        const size_t n = f.read_at(offset, s.bytes);
         std::lock_guard<std::mutex> lock(mu);
         s.n = n;
         s.full = true;
@@ -174,7 +127,7 @@ std::string read_small_file(const std::filesystem::path& p, size_t max_bytes) {
                              std::to_string(max_bytes) + ")");
   }
   std::string out(static_cast<size_t>(f.size()), '\0');
-  out.resize(read_at(f.fd(), reinterpret_cast<uint8_t*>(out.data()), out.size(), 0, p));
+  out.resize(f.read_at(0, std::span(reinterpret_cast<uint8_t*>(out.data()), out.size())));
   return out;
 }
 
@@ -255,7 +208,7 @@ std::string parameter_file_digest(const std::filesystem::path& file, DigestTimin
   const auto t0 = std::chrono::steady_clock::now();
   const ReadOnlyFile f(file);
   ::posix_fadvise(f.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
-  const std::string digest = hash_file(f.fd(), f.size(), file, progress);
+  const std::string digest = hash_file(f, progress);
   if (timing != nullptr) {
     timing->bytes = f.size();
     timing->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
