@@ -207,6 +207,7 @@ std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk) {
 }
 
 std::vector<uint8_t> serialize_parameters(const Parameters& params) {
+  require_host_points(params, "serialize_parameters");
   std::vector<uint8_t> out = serialize_verifying_key(params.vk);
   put_vector(out, params.h);
   put_vector(out, params.l);
@@ -236,6 +237,22 @@ Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& n
   p.b_g2 = r.vector<G2Affine>("b_g2", check, pool, consumed, progress);
   r.expect_end();
   return p;
+}
+
+const SectionLayout& ParametersLayout::of(Section section) const {
+  switch (section) {
+    case Section::kH:
+      return h;
+    case Section::kL:
+      return l;
+    case Section::kA:
+      return a;
+    case Section::kBG1:
+      return b_g1;
+    case Section::kBG2:
+      break;
+  }
+  return b_g2;
 }
 
 ParametersLayout scan_parameters(std::span<const uint8_t> bytes, const std::string& name) {

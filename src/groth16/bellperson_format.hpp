@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ec/encoding.hpp"
+#include "groth16/point_source.hpp"
 #include "groth16/types.hpp"
 #include "util/progress.hpp"
 #include "util/thread_pool.hpp"
@@ -32,6 +33,7 @@ class FormatError : public std::runtime_error {
 };
 
 std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk);
+// The points from the vectors: std::invalid_argument for a set whose points are behind a source.
 std::vector<uint8_t> serialize_parameters(const Parameters& params);
 
 // `name` labels errors (usually the file name). The verifying key's points are always fully
@@ -68,6 +70,9 @@ struct ParametersLayout {
   VerifyingKey vk;
   SectionLayout h, l, a, b_g1, b_g2;
   uint64_t file_bytes = 0;
+
+  SectionCounts counts() const { return {h.count, l.count, a.count, b_g1.count, b_g2.count}; }
+  const SectionLayout& of(Section section) const;
 };
 
 // The checks parse_parameters makes of the vk, the lengths and the file's end (the same

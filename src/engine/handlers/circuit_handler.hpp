@@ -79,10 +79,14 @@ struct ShapeHint {
 
 // Working-set bytes of one partition from synthesis until its proof is out, for parameters of
 // this shape: a, b, c over the domain, the assignments, and the prover's transients (the
-// quotient's two extra domain-sized vectors, the MSMs' scalar copies).
+// quotient's two extra domain-sized vectors, the MSMs' scalar copies). It and the shape come from
+// the section counts: the same for a set whose points are behind a source.
 uint64_t partition_working_set(const groth16::Parameters& params);
 ShapeHint shape_of(const groth16::Parameters& params);
-// Host bytes of loaded parameters.
+// The set's bytes wherever its points are (the vk's ic and the five sections): what a device
+// holding the whole set holds.
+uint64_t set_bytes(const groth16::Parameters& params);
+// Host bytes of loaded parameters: set_bytes, less the points when they are behind a source.
 uint64_t parameters_bytes(const groth16::Parameters& params);
 
 // The SrsSpec of `circuit_id`, whose parameter set is `set` (filecoin/circuit_parameters.hpp):
