@@ -15,6 +15,7 @@
 #include "filecoin/hash/blake2b.hpp"
 #include "filecoin/hash/sha256.hpp"
 #include "groth16/bellperson_format.hpp"
+#include "groth16/params_file.hpp"
 #include "util/bounded_json.hpp"
 #include "util/read_only_file.hpp"
 #include "util/text.hpp"
@@ -131,11 +132,11 @@ std::string read_small_file(const std::filesystem::path& p, size_t max_bytes) {
   return out;
 }
 
-void check_digest(const std::filesystem::path& file, std::string_view published,
-                  DigestTiming* timing, const ProgressFn& progress = nullptr) {
+void check_digest(const ReadOnlyFile& file, std::string_view published, DigestTiming* timing,
+                  const ProgressFn& progress = nullptr) {
   const std::string actual = parameter_file_digest(file, timing, progress);
   if (actual != published) {
-    throw ParameterFileError(file.string() + ": BLAKE2b digest " + actual +
+    throw ParameterFileError(file.path().string() + ": BLAKE2b digest " + actual +
                              " differs from the published " + std::string(published) +
                              " (parameters.json); the file is corrupt or not Filecoin's; nothing "
                              "loaded");
@@ -205,8 +206,12 @@ ParameterMetadata parse_parameter_metadata(std::string_view text, const std::str
 
 std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing,
                                   const DigestProgress& progress) {
+  return parameter_file_digest(ReadOnlyFile(file), timing, progress);
+}
+
+std::string parameter_file_digest(const ReadOnlyFile& f, DigestTiming* timing,
+                                  const DigestProgress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  const ReadOnlyFile f(file);
   ::posix_fadvise(f.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
   const std::string digest = hash_file(f, progress);
   if (timing != nullptr) {
@@ -223,9 +228,12 @@ std::optional<std::string_view> published_digest(
   return std::nullopt;
 }
 
-ParameterVerdict check_parameter_set(const ParameterFiles& files, const ParameterChecks& checks,
-                                     bool want_params,
-                                     std::span<const PublishedParameterFile> published) {
+namespace {
+
+// check_parameter_set, the .params hashed through `held` when given (else opened by its path).
+ParameterVerdict check_set(const ParameterFiles& files, const ParameterChecks& checks,
+                           bool want_params, std::span<const PublishedParameterFile> published,
+                           const ReadOnlyFile* held) {
   ParameterVerdict v;
   if (present(files.meta)) {
     v.meta = parse_parameter_metadata(read_small_file(files.meta, 4096), files.meta.string());
@@ -244,7 +252,7 @@ ParameterVerdict check_parameter_set(const ParameterFiles& files, const Paramete
   }
   if (const auto d = published_digest(files.vk.filename().string(), published);
       d && present(files.vk)) {
-    check_digest(files.vk, *d, nullptr);
+    check_digest(ReadOnlyFile(files.vk), *d, nullptr);
     v.vk_digest_verified = true;
   }
   if (want_params && checks.verify_params_digest) {
@@ -253,13 +261,25 @@ ParameterVerdict check_parameter_set(const ParameterFiles& files, const Paramete
       throw ParameterFileError(files.params.string() +
                                ": no published digest for this name (verify_digests is on)");
     }
-    check_digest(files.params, *d, &v.params_hash, checks.progress);
+    if (held != nullptr) {
+      check_digest(*held, *d, &v.params_hash, checks.progress);
+    } else {
+      check_digest(ReadOnlyFile(files.params), *d, &v.params_hash, checks.progress);
+    }
     v.params_digest_verified = true;
   }
   v.bulk_check = checks.check_bulk_points && !v.params_digest_verified
                      ? SubgroupCheck::kCheck
                      : SubgroupCheck::kSkipTrusted;
   return v;
+}
+
+}  // namespace
+
+ParameterVerdict check_parameter_set(const ParameterFiles& files, const ParameterChecks& checks,
+                                     bool want_params,
+                                     std::span<const PublishedParameterFile> published) {
+  return check_set(files, checks, want_params, published, nullptr);
 }
 
 void write_parameter_set(
@@ -295,6 +315,21 @@ groth16::Parameters read_parameter_set(const ParameterFiles& files, const Parame
   ParameterVerdict v = check_parameter_set(files, checks, true);
   groth16::Parameters out =
       groth16::read_parameters(files.params, v.bulk_check, pool, checks.progress);
+  if (verdict != nullptr) *verdict = std::move(v);
+  return out;
+}
+
+groth16::Parameters open_parameter_set(const ParameterFiles& files, const ParameterChecks& checks,
+                                       ParameterVerdict* verdict,
+                                       std::span<const PublishedParameterFile> published) {
+  if (!present(files.params)) throw std::runtime_error(files.params.string() + " is missing");
+  // Opened first: the descriptor the digest is taken through is the one the points are read by.
+  ReadOnlyFile held(files.params);
+  ParameterVerdict v = check_set(files, checks, true, published, &held);
+  auto source = std::make_shared<const groth16::ParamsFileSource>(std::move(held), v.bulk_check);
+  groth16::Parameters out;
+  out.vk = source->layout().vk;
+  out.source = std::move(source);
   if (verdict != nullptr) *verdict = std::move(v);
   return out;
 }

@@ -24,6 +24,9 @@ SrsSpec srs_spec_of(const std::string& circuit_id, const ParameterSource& source
   spec.load = [source, set](ThreadPool& pool) {
     return filecoin::read_parameter_file(source.dir, set, source.checks, pool);
   };
+  spec.open = [source, set](ThreadPool&) {
+    return filecoin::open_parameter_file(source.dir, set, source.checks);
+  };
   return spec;
 }
 
