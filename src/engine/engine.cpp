@@ -102,18 +102,23 @@ SrsSpec Engine::Impl::resolve_srs(const std::string& id) const {
   for (const auto& [kind, h] : handlers) {
     std::optional<SrsSpec> spec = h->srs_spec(id, source);
     if (!spec) continue;
-    // A set loaded only because allow_insecure_params lets it is said aloud, every load.
-    spec->load = [load = std::move(spec->load), file = spec->file, id,
-                  on_event = config.on_event](ThreadPool& p) {
-      groth16::Parameters params = load(p);
-      if (const std::string seed = insecure_seed(file); !seed.empty() && on_event) {
-        on_event("insecure_parameters",
-                 id + ": " + file.string() + " is an INSECURE test set (seed \"" + seed +
-                     "\"), loaded because [srs] allow_insecure_params = true: whoever knows the "
-                     "seed can forge proofs");
-      }
-      return params;
+    // A set loaded or opened only because allow_insecure_params lets it is said aloud, every
+    // time.
+    const auto said_aloud = [file = spec->file, id, on_event = config.on_event](
+                                std::function<groth16::Parameters(ThreadPool&)> load) {
+      return [load = std::move(load), file, id, on_event](ThreadPool& p) {
+        groth16::Parameters params = load(p);
+        if (const std::string seed = insecure_seed(file); !seed.empty() && on_event) {
+          on_event("insecure_parameters",
+                   id + ": " + file.string() + " is an INSECURE test set (seed \"" + seed +
+                       "\"), loaded because [srs] allow_insecure_params = true: whoever knows "
+                       "the seed can forge proofs");
+        }
+        return params;
+      };
     };
+    spec->load = said_aloud(std::move(spec->load));
+    if (spec->open) spec->open = said_aloud(std::move(spec->open));
     return *spec;
   }
   throw std::invalid_argument("unknown circuit id \"" + id + "\"");

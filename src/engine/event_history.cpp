@@ -11,7 +11,7 @@ DeviceUse device_use(const std::string& lane, const LoadedSrs& srs, bool busy,
   u.lane = lane;
   u.circuit_id = srs.circuit_id;
   // What the backend says it keeps; a backend that does not say holds the whole set.
-  u.srs_bytes = holding ? holding->bases_bytes : parameters_bytes(srs.params);
+  u.srs_bytes = holding ? holding->bases_bytes : set_bytes(srs.params);
   u.srs_streams = holding && holding->streams;
   u.pinned_host_bytes = holding ? holding->pinned_host_bytes : 0;
   u.pce_bytes = srs.pce ? srs.pce->storage_bytes : 0;

@@ -51,6 +51,16 @@ groth16::Parameters read_parameter_file(const std::filesystem::path& dir,
   return p;
 }
 
+groth16::Parameters open_parameter_file(const std::filesystem::path& dir,
+                                        const CircuitParameterSet& set,
+                                        const ParameterChecks& checks, ParameterVerdict* verdict) {
+  const ParameterFiles files = parameter_files(dir, set.cache_id);
+  require_file(files.params, set);
+  groth16::Parameters p = open_parameter_set(files, checks, verdict);
+  check_ic(p.vk, set, files.params);
+  return p;
+}
+
 groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
                                               const CircuitParameterSet& set,
                                               const ParameterChecks& checks) {

@@ -47,6 +47,11 @@ groth16::Parameters read_parameter_file(const std::filesystem::path& dir,
                                         const CircuitParameterSet& set,
                                         const ParameterChecks& checks, ThreadPool& pool,
                                         ParameterVerdict* verdict = nullptr);
+// The same checks and errors with the set opened without its points (open_parameter_set).
+groth16::Parameters open_parameter_file(const std::filesystem::path& dir,
+                                        const CircuitParameterSet& set,
+                                        const ParameterChecks& checks,
+                                        ParameterVerdict* verdict = nullptr);
 groth16::VerifyingKey read_verifying_key_file(const std::filesystem::path& dir,
                                               const CircuitParameterSet& set,
                                               const ParameterChecks& checks);

@@ -1,17 +1,13 @@
 #include "filecoin/parameter_cache.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -19,7 +15,9 @@
 #include "filecoin/hash/blake2b.hpp"
 #include "filecoin/hash/sha256.hpp"
 #include "groth16/bellperson_format.hpp"
+#include "groth16/params_file.hpp"
 #include "util/bounded_json.hpp"
+#include "util/read_only_file.hpp"
 #include "util/text.hpp"
 #include "util/utf8.hpp"
 
@@ -31,51 +29,6 @@ std::string file_name(std::string_view cache_id, const char* ext) {
   return "v" + std::to_string(kParameterCacheVersion) + "-" + std::string(cache_id) + "." + ext;
 }
 
-[[noreturn]] void io_error(const std::filesystem::path& p, const char* what, int err) {
-  throw std::runtime_error(p.string() + ": cannot " + what + ": " + std::strerror(err));
-}
-
-// Reads [offset, offset + n) fully (short only at the end of the file).
-size_t read_at(int fd, uint8_t* out, size_t n, uint64_t offset, const std::filesystem::path& p) {
-  size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::pread(fd, out + got, n - got, static_cast<off_t>(offset + got));
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      io_error(p, "read", errno);
-    }
-    if (r == 0) break;
-    got += static_cast<size_t>(r);
-  }
-  return got;
-}
-
-// A file open for reading, closed when this goes, with its size.
-class ReadOnlyFile {
- public:
-  explicit ReadOnlyFile(const std::filesystem::path& p)
-      : fd_(::open(p.c_str(), O_RDONLY | O_CLOEXEC)) {
-    if (fd_ < 0) io_error(p, "open", errno);
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0) {
-      const int err = errno;
-      ::close(fd_);
-      io_error(p, "stat", err);
-    }
-    size_ = static_cast<uint64_t>(st.st_size);
-  }
-  ~ReadOnlyFile() { ::close(fd_); }
-  ReadOnlyFile(const ReadOnlyFile&) = delete;
-  ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
-
-  int fd() const { return fd_; }
-  uint64_t size() const { return size_; }
-
- private:
-  int fd_;
-  uint64_t size_ = 0;
-};
-
 std::string hex16(const Blake2b512Digest& d) {
   return to_hex(std::span(d).first(16));
 }
@@ -85,13 +38,14 @@ std::string hex16(const Blake2b512Digest& d) {
 constexpr size_t kDigestChunk = size_t{64} << 20;
 constexpr size_t kDigestSlots = 3;
 
-std::string hash_file(int fd, uint64_t size, const std::filesystem::path& file,
-                      const DigestProgress& progress) {
+std::string hash_file(const ReadOnlyFile& f, const DigestProgress& progress) {
+  const std::filesystem::path& file = f.path();
+  const uint64_t size = f.size();
   const std::string phase = "digest " + file.filename().string();
   Blake2b512 h;
   if (size <= kDigestChunk) {
     std::vector<uint8_t> buf(static_cast<size_t>(size));
-    const size_t n = read_at(fd, buf.data(), buf.size(), 0, file);
+    const size_t n = f.read_at(0, buf);
     h.update(std::span(buf.data(), n));
     return hex16(h.finish());
   }
@@ -116,7 +70,7 @@ std::string hash_file(int fd, uint64_t size, const std::filesystem::path& file,
           cv.wait(lock, [&] { return !s.full || stop; });
           if (stop) return;
         }
-        const size_t n = read_at(fd, s.bytes.data(), kDigestChunk, offset, file);
+        const size_t n = f.read_at(offset, s.bytes);
         std::lock_guard<std::mutex> lock(mu);
         s.n = n;
         s.full = true;
@@ -174,15 +128,15 @@ std::string read_small_file(const std::filesystem::path& p, size_t max_bytes) {
                              std::to_string(max_bytes) + ")");
   }
   std::string out(static_cast<size_t>(f.size()), '\0');
-  out.resize(read_at(f.fd(), reinterpret_cast<uint8_t*>(out.data()), out.size(), 0, p));
+  out.resize(f.read_at(0, std::span(reinterpret_cast<uint8_t*>(out.data()), out.size())));
   return out;
 }
 
-void check_digest(const std::filesystem::path& file, std::string_view published,
-                  DigestTiming* timing, const ProgressFn& progress = nullptr) {
+void check_digest(const ReadOnlyFile& file, std::string_view published, DigestTiming* timing,
+                  const ProgressFn& progress = nullptr) {
   const std::string actual = parameter_file_digest(file, timing, progress);
   if (actual != published) {
-    throw ParameterFileError(file.string() + ": BLAKE2b digest " + actual +
+    throw ParameterFileError(file.path().string() + ": BLAKE2b digest " + actual +
                              " differs from the published " + std::string(published) +
                              " (parameters.json); the file is corrupt or not Filecoin's; nothing "
                              "loaded");
@@ -252,10 +206,14 @@ ParameterMetadata parse_parameter_metadata(std::string_view text, const std::str
 
 std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing,
                                   const DigestProgress& progress) {
+  return parameter_file_digest(ReadOnlyFile(file), timing, progress);
+}
+
+std::string parameter_file_digest(const ReadOnlyFile& f, DigestTiming* timing,
+                                  const DigestProgress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  const ReadOnlyFile f(file);
   ::posix_fadvise(f.fd(), 0, 0, POSIX_FADV_SEQUENTIAL);
-  const std::string digest = hash_file(f.fd(), f.size(), file, progress);
+  const std::string digest = hash_file(f, progress);
   if (timing != nullptr) {
     timing->bytes = f.size();
     timing->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -270,9 +228,12 @@ std::optional<std::string_view> published_digest(
   return std::nullopt;
 }
 
-ParameterVerdict check_parameter_set(const ParameterFiles& files, const ParameterChecks& checks,
-                                     bool want_params,
-                                     std::span<const PublishedParameterFile> published) {
+namespace {
+
+// check_parameter_set, the .params hashed through `held` when given (else opened by its path).
+ParameterVerdict check_set(const ParameterFiles& files, const ParameterChecks& checks,
+                           bool want_params, std::span<const PublishedParameterFile> published,
+                           const ReadOnlyFile* held) {
   ParameterVerdict v;
   if (present(files.meta)) {
     v.meta = parse_parameter_metadata(read_small_file(files.meta, 4096), files.meta.string());
@@ -291,7 +252,7 @@ ParameterVerdict check_parameter_set(const ParameterFiles& files, const Paramete
   }
   if (const auto d = published_digest(files.vk.filename().string(), published);
       d && present(files.vk)) {
-    check_digest(files.vk, *d, nullptr);
+    check_digest(ReadOnlyFile(files.vk), *d, nullptr);
     v.vk_digest_verified = true;
   }
   if (want_params && checks.verify_params_digest) {
@@ -300,13 +261,25 @@ ParameterVerdict check_parameter_set(const ParameterFiles& files, const Paramete
       throw ParameterFileError(files.params.string() +
                                ": no published digest for this name (verify_digests is on)");
     }
-    check_digest(files.params, *d, &v.params_hash, checks.progress);
+    if (held != nullptr) {
+      check_digest(*held, *d, &v.params_hash, checks.progress);
+    } else {
+      check_digest(ReadOnlyFile(files.params), *d, &v.params_hash, checks.progress);
+    }
     v.params_digest_verified = true;
   }
   v.bulk_check = checks.check_bulk_points && !v.params_digest_verified
                      ? SubgroupCheck::kCheck
                      : SubgroupCheck::kSkipTrusted;
   return v;
+}
+
+}  // namespace
+
+ParameterVerdict check_parameter_set(const ParameterFiles& files, const ParameterChecks& checks,
+                                     bool want_params,
+                                     std::span<const PublishedParameterFile> published) {
+  return check_set(files, checks, want_params, published, nullptr);
 }
 
 void write_parameter_set(
@@ -342,6 +315,21 @@ groth16::Parameters read_parameter_set(const ParameterFiles& files, const Parame
   ParameterVerdict v = check_parameter_set(files, checks, true);
   groth16::Parameters out =
       groth16::read_parameters(files.params, v.bulk_check, pool, checks.progress);
+  if (verdict != nullptr) *verdict = std::move(v);
+  return out;
+}
+
+groth16::Parameters open_parameter_set(const ParameterFiles& files, const ParameterChecks& checks,
+                                       ParameterVerdict* verdict,
+                                       std::span<const PublishedParameterFile> published) {
+  if (!present(files.params)) throw std::runtime_error(files.params.string() + " is missing");
+  // Opened first: the descriptor the digest is taken through is the one the points are read by.
+  ReadOnlyFile held(files.params);
+  ParameterVerdict v = check_set(files, checks, true, published, &held);
+  auto source = std::make_shared<const groth16::ParamsFileSource>(std::move(held), v.bulk_check);
+  groth16::Parameters out;
+  out.vk = source->layout().vk;
+  out.source = std::move(source);
   if (verdict != nullptr) *verdict = std::move(v);
   return out;
 }

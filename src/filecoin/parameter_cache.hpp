@@ -29,6 +29,7 @@
 #include "groth16/types.hpp"
 #include "util/atomic_file.hpp"
 #include "util/progress.hpp"
+#include "util/read_only_file.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::filecoin {
@@ -69,6 +70,9 @@ struct DigestTiming {
 // (phase, bytes hashed, file size) after each chunk: a 47 GB .params takes most of a minute.
 using DigestProgress = ProgressFn;
 std::string parameter_file_digest(const std::filesystem::path& file, DigestTiming* timing = nullptr,
+                                  const DigestProgress& progress = nullptr);
+// The same through a file held open: what was hashed is what that descriptor reads later.
+std::string parameter_file_digest(const ReadOnlyFile& file, DigestTiming* timing = nullptr,
                                   const DigestProgress& progress = nullptr);
 
 struct PublishedParameterFile {
@@ -129,6 +133,14 @@ void write_parameter_set(
 // missing file; groth16::FormatError for a malformed one.
 groth16::Parameters read_parameter_set(const ParameterFiles& files, const ParameterChecks& checks,
                                        ThreadPool& pool, ParameterVerdict* verdict = nullptr);
+// The same checks, then the set without its points: the vk, and a groth16::ParamsFileSource
+// (groth16/params_file.hpp) over the .params, whose points are read, and checked as the verdict
+// says, when asked for. The .params is opened first and its digest (when asked) taken through
+// that descriptor, which the source keeps: a file replaced after the check is never what is read.
+// Only the vk's pages and the five length words are read here.
+groth16::Parameters open_parameter_set(
+    const ParameterFiles& files, const ParameterChecks& checks, ParameterVerdict* verdict = nullptr,
+    std::span<const PublishedParameterFile> published = published_parameter_files());
 groth16::VerifyingKey read_verifying_key_set(const ParameterFiles& files,
                                              const ParameterChecks& checks,
                                              ParameterVerdict* verdict = nullptr);

@@ -100,7 +100,8 @@ inline constexpr AuxSection kAuxSections[] = {AuxSection::kL, AuxSection::kA, Au
 const char* aux_section_name(AuxSection section);  // "l", "a", "b_g1", "b_g2"
 
 // What one aux section sums for partitions shaped like `in`: its bases in `params` (g1, or g2
-// for kBG2) and the density that maps aux j to a base (null: base j).
+// for kBG2) and the density that maps aux j to a base (null: base j). std::invalid_argument for a
+// set whose points are not in its vectors (groth16/point_source.hpp).
 struct AuxSectionBases {
   std::span<const G1Affine> g1;
   std::span<const G2Affine> g2;
@@ -113,8 +114,9 @@ double& aux_section_seconds(ProverTiming& timing, AuxSection section);
 // sums' member for `section` += g1 (or g2 for kBG2).
 void add_aux_sum(MsmSums& sums, AuxSection section, const G1Jacobian& g1, const G2Jacobian& g2);
 
-// Throws std::invalid_argument naming the first mismatch when `params` do not fit `in` (vector
-// lengths against the witness, the densities and the domain), or `in` is inconsistent.
+// Throws std::invalid_argument naming the first mismatch when `params` do not fit `in` (section
+// counts against the witness, the densities and the domain), or `in` is inconsistent. Needs the
+// counts only: a set whose points are behind a source is checked alike.
 void check_partition_fits(const Parameters& params, const PartitionInput& in);
 // The same for every partition of a batch, with one sums and one timing per partition, and
 // every partition of the same shape as the first (its densities equal).
@@ -275,6 +277,8 @@ class ProverBackend {
 // The CPU backend: pce/ (SpMV), poly/ and msm/ over a thread pool. Its overrides are declared as
 // GpuBackend's (gpu/prover/gpu_backend.hpp) are, line for line: two implementations of the one
 // interface above.
+// Reads the points from the set's vectors: a set whose points are behind a source is refused
+// (std::invalid_argument).
 class CpuBackend final : public ProverBackend {
  public:
   explicit CpuBackend(ThreadPool& pool) : pool_(pool) {}

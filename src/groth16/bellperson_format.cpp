@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <type_traits>
 
 #include "util/mapped_file.hpp"
 
@@ -32,6 +33,52 @@ void put_vector(std::vector<uint8_t>& out, const std::vector<P>& v) {
 }
 
 // ---- reading ----
+template <class P>
+constexpr size_t point_size() {
+  return std::is_same_v<P, G1Affine> ? kG1UncompressedBytes : kG2UncompressedBytes;
+}
+
+template <class P>
+P decode_point(std::span<const uint8_t> b, uint64_t at, const char* what, const std::string& name,
+               SubgroupCheck check) {
+  Result<P, PointDecodeError> r = [&] {
+    if constexpr (std::is_same_v<P, G1Affine>) {
+      return decode_g1(b, check);
+    } else {
+      return decode_g2(b, check);
+    }
+  }();
+  if (!r) throw FormatError(name, at, std::string(what) + ": " + describe(r.error()));
+  return *r;
+}
+
+// decode_points decodes in place: a point takes exactly its encoding's bytes.
+static_assert(sizeof(G1Affine) == kG1UncompressedBytes && sizeof(G2Affine) == kG2UncompressedBytes);
+
+template <class P>
+void decode_points_of(std::span<const uint8_t> src, std::span<P> out, uint64_t file_offset,
+                      const char* what, const std::string& name, SubgroupCheck check,
+                      ThreadPool* pool, ProgressCounter* progress) {
+  constexpr size_t sz = point_size<P>();
+  if (src.size() % sz != 0 || src.size() / sz != out.size()) {
+    throw std::invalid_argument(std::string("decode_points: ") + std::to_string(src.size()) +
+                                " bytes for " + std::to_string(out.size()) + " points of " + what);
+  }
+  const auto body = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      // Decoded whole into a local first: out[i] may be the very bytes it is decoded from.
+      const P p = decode_point<P>(src.subspan(i * sz, sz), file_offset + i * sz, what, name, check);
+      out[i] = p;
+    }
+    if (progress != nullptr) progress->add(end - begin);
+  };
+  if (pool != nullptr) {
+    pool->parallel_for(out.size(), body, 1024);
+  } else if (!out.empty()) {
+    body(0, out.size());
+  }
+}
+
 class Reader {
  public:
   Reader(std::span<const uint8_t> bytes, const std::string& name) : bytes_(bytes), name_(name) {}
@@ -59,39 +106,30 @@ class Reader {
   template <class P>
   P point(const char* what, SubgroupCheck check = SubgroupCheck::kCheck) {
     const uint64_t at = off_;
-    return decode_at<P>(take(point_size<P>(), what), at, what, check);
+    return decode_point<P>(take(point_size<P>(), what), at, what, name_, check);
   }
+  // A vector's u32 length, bounded by the bytes left, and where its points lie; they are taken
+  // but not decoded.
   template <class P>
-  static constexpr size_t point_size() {
-    return std::is_same_v<P, G1Affine> ? kG1UncompressedBytes : kG2UncompressedBytes;
-  }
-  template <class P>
-  P decode_at(std::span<const uint8_t> b, uint64_t at, const char* what,
-              SubgroupCheck check) const {
-    Result<P, PointDecodeError> r = [&] {
-      if constexpr (std::is_same_v<P, G1Affine>) {
-        return decode_g1(b, check);
-      } else {
-        return decode_g2(b, check);
-      }
-    }();
-    if (!r) fail(at, std::string(what) + ": " + describe(r.error()));
-    return *r;
+  SectionLayout skip_vector(const char* what) {
+    const uint64_t len_at = off_;
+    const uint32_t n = u32_be(what);
+    if ((bytes_.size() - off_) / point_size<P>() < n) {
+      fail(len_at,
+           std::string(what) + ": length " + std::to_string(n) + " runs past the end of the file");
+    }
+    const SectionLayout at{n, off_};
+    take(size_t{n} * point_size<P>(), what);
+    return at;
   }
   // u32 length + points, decoded in parallel, a slab at a time; each slab's bytes are handed to
   // `consumed` once decoded.
   template <class P>
   std::vector<P> vector(const char* what, SubgroupCheck check, ThreadPool& pool,
                         const ConsumedFn& consumed, const ProgressFn& progress) {
-    const uint64_t len_at = off_;
-    const uint32_t n = u32_be(what);
-    const size_t sz = point_size<P>();
-    if ((bytes_.size() - off_) / sz < n) {
-      fail(len_at,
-           std::string(what) + ": length " + std::to_string(n) + " runs past the end of the file");
-    }
-    const uint64_t base = off_;
-    const auto all = take(size_t{n} * sz, what);
+    const SectionLayout at = skip_vector<P>(what);
+    const size_t n = static_cast<size_t>(at.count), sz = point_size<P>();
+    const auto all = bytes_.subspan(static_cast<size_t>(at.offset), n * sz);
     std::vector<P> out(n);
     ProgressCounter counter(
         progress, std::string(what) + (check == SubgroupCheck::kCheck ? " + subgroup check" : ""),
@@ -99,15 +137,10 @@ class Reader {
     constexpr size_t kSlab = size_t{1} << 22;  // points: 0.4 GB of G1, 0.8 GB of G2
     for (size_t first = 0; first < n; first += kSlab) {
       const size_t count = std::min<size_t>(kSlab, n - first);
-      pool.parallel_for(
-          count,
-          [&](size_t begin, size_t end) {
-            for (size_t i = first + begin; i < first + end; ++i)
-              out[i] = decode_at<P>(all.subspan(i * sz, sz), base + i * sz, what, check);
-            counter.add(end - begin);
-          },
-          1024);
-      if (consumed) consumed(all.subspan(first * sz, count * sz));
+      const auto slab = all.subspan(first * sz, count * sz);
+      decode_points_of<P>(slab, std::span(out).subspan(first, count), at.offset + first * sz, what,
+                          name_, check, &pool, &counter);
+      if (consumed) consumed(slab);
     }
     return out;
   }
@@ -133,7 +166,7 @@ VerifyingKey read_vk_fields(Reader& r) {
   const uint64_t at = r.offset();
   const uint32_t n = r.u32_be("vk ic length");
   if (n == 0) r.fail(at, "vk ic is empty (it needs at least the point for ONE)");
-  if (r.remaining() / Reader::point_size<G1Affine>() < n) {
+  if (r.remaining() / point_size<G1Affine>() < n) {
     r.fail(at, "vk ic length " + std::to_string(n) + " runs past the end of the file (" +
                    std::to_string(r.remaining()) + " bytes left)");
   }
@@ -174,6 +207,7 @@ std::vector<uint8_t> serialize_verifying_key(const VerifyingKey& vk) {
 }
 
 std::vector<uint8_t> serialize_parameters(const Parameters& params) {
+  require_host_points(params, "serialize_parameters");
   std::vector<uint8_t> out = serialize_verifying_key(params.vk);
   put_vector(out, params.h);
   put_vector(out, params.l);
@@ -205,6 +239,47 @@ Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& n
   return p;
 }
 
+const SectionLayout& ParametersLayout::of(Section section) const {
+  switch (section) {
+    case Section::kH:
+      return h;
+    case Section::kL:
+      return l;
+    case Section::kA:
+      return a;
+    case Section::kBG1:
+      return b_g1;
+    case Section::kBG2:
+      break;
+  }
+  return b_g2;
+}
+
+ParametersLayout scan_parameters(std::span<const uint8_t> bytes, const std::string& name) {
+  Reader r(bytes, name);
+  ParametersLayout out;
+  out.vk = read_vk_fields(r);
+  out.h = r.skip_vector<G1Affine>("h");
+  out.l = r.skip_vector<G1Affine>("l");
+  out.a = r.skip_vector<G1Affine>("a");
+  out.b_g1 = r.skip_vector<G1Affine>("b_g1");
+  out.b_g2 = r.skip_vector<G2Affine>("b_g2");
+  r.expect_end();
+  out.file_bytes = bytes.size();
+  return out;
+}
+
+void decode_points(std::span<const uint8_t> src, std::span<G1Affine> out, uint64_t file_offset,
+                   const char* what, const std::string& name, SubgroupCheck check, ThreadPool* pool,
+                   ProgressCounter* progress) {
+  decode_points_of(src, out, file_offset, what, name, check, pool, progress);
+}
+void decode_points(std::span<const uint8_t> src, std::span<G2Affine> out, uint64_t file_offset,
+                   const char* what, const std::string& name, SubgroupCheck check, ThreadPool* pool,
+                   ProgressCounter* progress) {
+  decode_points_of(src, out, file_offset, what, name, check, pool, progress);
+}
+
 void write_verifying_key(const std::filesystem::path& path, const VerifyingKey& vk) {
   write_file(path, serialize_verifying_key(vk));
 }
@@ -223,6 +298,11 @@ Parameters read_parameters(const std::filesystem::path& path, SubgroupCheck chec
   return parse_parameters(
       file.bytes(), path.string(), check, pool,
       [&file](std::span<const uint8_t> part) { file.release(part); }, progress);
+}
+
+ParametersLayout read_parameters_layout(const std::filesystem::path& path) {
+  const MappedFile file(path);
+  return scan_parameters(file.bytes(), path.string());
 }
 
 }  // namespace cuzk::groth16

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "groth16/backend.hpp"
+#include "groth16/point_source.hpp"
 #include "msm/msm.hpp"
 #include "pce/spmv.hpp"
 #include "poly/fft.hpp"
@@ -21,6 +22,7 @@ MsmSums CpuBackend::prove_front(const Parameters& params, const PartitionInput& 
                                 ProverTiming* timing) {
   ProverTiming local;
   ProverTiming& t = timing != nullptr ? *timing : local;
+  require_host_points(params, "cpu");
   check_partition_fits(params, in);
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows();
@@ -74,6 +76,7 @@ MsmSums CpuBackend::prove_front(const Parameters& params, const PartitionInput& 
 void CpuBackend::aux_msm(const Parameters& params, AuxSection section,
                          std::span<const PartitionInput> inputs, std::span<MsmSums> sums,
                          std::span<ProverTiming> timings) {
+  require_host_points(params, "cpu");
   check_batch_fits(params, inputs, sums.size(), timings.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto t0 = Clock::now();
@@ -98,6 +101,7 @@ Proof CpuBackend::prove(const Parameters& params, const PartitionInput& in,
   const auto t_start = Clock::now();
   ProverTiming local;
   ProverTiming& t = timing != nullptr ? *timing : local;
+  require_host_points(params, "cpu");
   MsmSums sums = prove_front(params, in, &t);
   for (const AuxSection section : kAuxSections)
     aux_msm(params, section, {&in, 1}, {&sums, 1}, {&t, 1});

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "groth16/backend.hpp"
+#include "groth16/point_source.hpp"
 #include "util/os_random.hpp"
 
 namespace cuzk::groth16 {
@@ -22,7 +23,7 @@ Fr random_fr() {
   return *Fr::from_bytes_le(lo) + *Fr::from_bytes_le(hi) * Fr::from_mont(Fr::kR2);
 }
 
-void expect_size(size_t got, size_t want, const char* what) {
+void expect_size(uint64_t got, uint64_t want, const char* what) {
   if (got != want) {
     throw std::invalid_argument(std::string("groth16 prove: parameters do not fit the circuit: ") +
                                 what + " has " + std::to_string(got) +
@@ -72,12 +73,13 @@ void check_section_lengths(const Parameters& params, const PartitionInput& in) {
   const EvaluationDomain domain = EvaluationDomain::for_size(in.rows());
   const size_t b_inputs = in.b_input_density->popcount();
   const size_t b_aux = in.b_aux_density->popcount();
+  const SectionCounts counts = section_counts(params);  // the host vectors', or the source's
   expect_size(params.vk.ic.size(), inputs, "vk.ic");
-  expect_size(params.h.size(), domain.size() - 1, "h");
-  expect_size(params.l.size(), aux, "l");
-  expect_size(params.a.size(), inputs + in.a_aux_density->popcount(), "a");
-  expect_size(params.b_g1.size(), b_inputs + b_aux, "b_g1");
-  expect_size(params.b_g2.size(), b_inputs + b_aux, "b_g2");
+  expect_size(counts.h, domain.size() - 1, "h");
+  expect_size(counts.l, aux, "l");
+  expect_size(counts.a, inputs + in.a_aux_density->popcount(), "a");
+  expect_size(counts.b_g1, b_inputs + b_aux, "b_g1");
+  expect_size(counts.b_g2, b_inputs + b_aux, "b_g2");
 }
 
 }  // namespace
@@ -134,6 +136,7 @@ const char* aux_section_name(AuxSection section) {
 
 AuxSectionBases aux_section_bases(const Parameters& params, AuxSection section,
                                   const PartitionInput& in) {
+  require_host_points(params, "aux_section_bases");
   const size_t inputs = in.witness->inputs.size();
   const size_t b_inputs = in.b_input_density->popcount();
   switch (section) {

@@ -1,6 +1,7 @@
 // Groth16 keys and proofs over BLS12-381 (the shapes bellperson uses).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "ec/g1.hpp"
@@ -8,6 +9,8 @@
 #include "ec/pairing.hpp"
 
 namespace cuzk::groth16 {
+
+class PointSource;
 
 struct VerifyingKey {
   G1Affine alpha_g1;
@@ -25,6 +28,11 @@ struct VerifyingKey {
 // The proving key. a, b_g1 and b_g2 hold points only for variables that occur in the A (resp. B)
 // query: identity points are dropped, and the prover re-associates points to variables through
 // its density bitmaps (inputs first, then aux).
+//
+// `source` null: the five vectors hold the points. Otherwise the vectors are empty and the points
+// are read from the source (groth16/point_source.hpp: section_counts, has_host_points), as a
+// device is filled from a .params file without a host copy; what reads the vectors refuses such a
+// set. Equal sets with sources compare equal only when they share the source.
 struct Parameters {
   VerifyingKey vk;
   std::vector<G1Affine> h;     // tau^i t(tau) / delta, i < domain size - 1
@@ -32,6 +40,7 @@ struct Parameters {
   std::vector<G1Affine> a;     // u_i(tau)
   std::vector<G1Affine> b_g1;  // v_i(tau)
   std::vector<G2Affine> b_g2;  // v_i(tau)
+  std::shared_ptr<const PointSource> source;
 
   bool operator==(const Parameters&) const = default;
 };

@@ -1,8 +1,6 @@
 #include "util/mapped_file.hpp"
 
-#include <fcntl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,28 +8,27 @@
 #include <stdexcept>
 #include <utility>
 
+#include "util/read_only_file.hpp"
+
 namespace cuzk {
 
 MappedFile::MappedFile(const std::filesystem::path& path) : path_(path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw std::runtime_error(path.string() + ": cannot open: " + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    throw std::runtime_error(path.string() + ": cannot stat: " + std::strerror(err));
+  const ReadOnlyFile file(path);
+  map(file.fd(), static_cast<size_t>(file.size()));
+}
+
+MappedFile::MappedFile(const ReadOnlyFile& file) : path_(file.path()) {
+  map(file.fd(), static_cast<size_t>(file.size()));
+}
+
+void MappedFile::map(int fd, size_t size) {
+  size_ = size;
+  if (size_ == 0) return;
+  void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (p == MAP_FAILED) {
+    throw std::runtime_error(path_.string() + ": cannot mmap: " + std::strerror(errno));
   }
-  size_ = static_cast<size_t>(st.st_size);
-  if (size_ > 0) {
-    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      const int err = errno;
-      ::close(fd);
-      throw std::runtime_error(path.string() + ": cannot mmap: " + std::strerror(err));
-    }
-    data_ = static_cast<const uint8_t*>(p);
-  }
-  ::close(fd);
+  data_ = static_cast<const uint8_t*>(p);
 }
 
 void MappedFile::release(std::span<const uint8_t> part) const {

@@ -8,9 +8,13 @@
 
 namespace cuzk {
 
+class ReadOnlyFile;
+
 class MappedFile {
  public:
   explicit MappedFile(const std::filesystem::path& path);  // throws std::runtime_error
+  // The file `file` holds open, its size as of its open (the map outlives neither's need).
+  explicit MappedFile(const ReadOnlyFile& file);
   ~MappedFile();
   MappedFile(MappedFile&& o) noexcept;
   MappedFile& operator=(MappedFile&&) = delete;
@@ -26,6 +30,8 @@ class MappedFile {
   const std::filesystem::path& path() const { return path_; }
 
  private:
+  void map(int fd, size_t size);
+
   std::filesystem::path path_;
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;

@@ -10,19 +10,23 @@
 // synthesis is logged as "<request_id>/<k>" when it begins (before its gate).
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "engine/handlers/circuit_handler.hpp"
+#include "groth16/bellperson_format.hpp"
+#include "groth16/params_file.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
@@ -171,7 +175,8 @@ class FakeJob final : public PreparedJob {
 
 class FakeHandler final : public CircuitHandler {
  public:
-  // `dir` holds a stand-in parameter file per circuit (its size is the load estimate).
+  // `dir` holds the parameter file of each circuit `load` makes (its size is the load estimate;
+  // `open` reads it).
   FakeHandler(std::filesystem::path dir, SynthesisLog* log,
               ProofKind kind = ProofKind::kWinningPost, Gates* gates = nullptr)
       : dir_(std::move(dir)),
@@ -218,18 +223,30 @@ class FakeHandler final : public CircuitHandler {
     SrsSpec spec;
     spec.circuit_id = id;
     spec.file = dir_ / (id + ".params");
-    if (!std::filesystem::exists(spec.file)) {
-      std::ofstream(spec.file) << std::string(4096, 'x');
-    }
-    spec.load = [](ThreadPool& pool) {
-      const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
-      return groth16::generate_parameters_insecure(
-          circuit, groth16::ToxicWaste::insecure_from_seed("engine tests"), pool);
+    if (!std::filesystem::exists(spec.file)) write_parameters_file(spec.file);
+    spec.load = [](ThreadPool& pool) { return fake_parameters(pool); };
+    spec.open = [file = spec.file](ThreadPool&) {
+      return groth16::open_parameters(file, SubgroupCheck::kCheck);
     };
     return spec;
   }
 
  private:
+  static groth16::Parameters fake_parameters(ThreadPool& pool) {
+    const testing::RandomCircuit circuit(kFakeConstraints, 2, kFakeCircuitSeed);
+    return groth16::generate_parameters_insecure(
+        circuit, groth16::ToxicWaste::insecure_from_seed("engine tests"), pool);
+  }
+  // The set `load` makes, as a .params (its size is the load estimate; `open` reads it). Written
+  // beside and renamed into place: a concurrent srs_spec never sees half a file.
+  static void write_parameters_file(const std::filesystem::path& file) {
+    ThreadPool pool(1);
+    std::ostringstream tmp;
+    tmp << file.string() << ".tmp-" << ::getpid() << "-" << std::this_thread::get_id();
+    groth16::write_parameters(tmp.str(), fake_parameters(pool));
+    std::filesystem::rename(tmp.str(), file);
+  }
+
   std::filesystem::path dir_;
   SynthesisLog* log_;
   Gates* gates_;

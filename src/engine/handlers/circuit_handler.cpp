@@ -7,6 +7,7 @@
 #include "engine/handlers/porep_handler.hpp"
 #include "engine/handlers/post_handler.hpp"
 #include "engine/handlers/update_handler.hpp"
+#include "groth16/point_source.hpp"
 
 namespace cuzk::engine {
 
@@ -22,6 +23,9 @@ SrsSpec srs_spec_of(const std::string& circuit_id, const ParameterSource& source
   spec.file = filecoin::parameter_files(source.dir, set.cache_id).params;
   spec.load = [source, set](ThreadPool& pool) {
     return filecoin::read_parameter_file(source.dir, set, source.checks, pool);
+  };
+  spec.open = [source, set](ThreadPool&) {
+    return filecoin::open_parameter_file(source.dir, set, source.checks);
   };
   return spec;
 }
@@ -65,19 +69,23 @@ BlankCircuit find_blank_circuit(const std::vector<std::shared_ptr<const CircuitH
   throw std::invalid_argument("no circuit \"" + circuit_id + "\" in this build");
 }
 
+uint64_t set_bytes(const groth16::Parameters& p) {
+  return p.vk.ic.size() * sizeof(G1Affine) + groth16::points_bytes(groth16::section_counts(p));
+}
+
 uint64_t parameters_bytes(const groth16::Parameters& p) {
-  return (p.vk.ic.size() + p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) *
-             sizeof(G1Affine) +
-         p.b_g2.size() * sizeof(G2Affine);
+  return groth16::has_host_points(p) ? set_bytes(p) : p.vk.ic.size() * sizeof(G1Affine);
 }
 
 ShapeHint shape_of(const groth16::Parameters& p) {
-  return {p.h.size() + 1, p.vk.ic.size(), p.l.size()};
+  const groth16::SectionCounts c = groth16::section_counts(p);
+  return {c.h + 1, p.vk.ic.size(), c.l};
 }
 
 uint64_t partition_working_set(const groth16::Parameters& p) {
-  const uint64_t domain = p.h.size() + 1;             // rows <= domain
-  const uint64_t vars = p.l.size() + p.vk.ic.size();  // aux + inputs
+  const groth16::SectionCounts c = groth16::section_counts(p);
+  const uint64_t domain = c.h + 1;             // rows <= domain
+  const uint64_t vars = c.l + p.vk.ic.size();  // aux + inputs
   const uint64_t fr = sizeof(Fr);
   // a, b, c and two more domain vectors in the quotient; the assignment and one scalar copy per
   // MSM in flight; densities (bits) and allocator slack: 1/16 on top.

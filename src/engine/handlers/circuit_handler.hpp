@@ -38,11 +38,14 @@ struct ParameterSource {
   filecoin::ParameterChecks checks;
 };
 
-// How to load the Groth16 parameters of a circuit id.
+// How to load the Groth16 parameters of a circuit id: `load` reads the set with its points into
+// host memory; `open` (when set) opens it without them, its points read from the file on demand
+// (groth16/point_source.hpp), with the same checks.
 struct SrsSpec {
   std::string circuit_id;
   std::filesystem::path file;  // the .params file (its size estimates the load)
   std::function<groth16::Parameters(ThreadPool&)> load;
+  std::function<groth16::Parameters(ThreadPool&)> open;
 };
 
 // The blank circuit of a circuit id (no witness: the shape every partition of it has) and the
@@ -63,8 +66,8 @@ class CircuitHandler {
   virtual std::unique_ptr<PreparedJob> prepare(const ProofRequest& request,
                                                ThreadPool& pool) const = 0;
   // nullopt when `circuit_id` is not this handler's; std::invalid_argument when it is but its
-  // parameter files are missing under `source.dir`. `load` applies `source.checks`
-  // (filecoin::read_parameter_set).
+  // parameter files are missing under `source.dir`. `load` and `open` apply `source.checks`
+  // (filecoin::read_parameter_set, open_parameter_set).
   virtual std::optional<SrsSpec> srs_spec(const std::string& circuit_id,
                                           const ParameterSource& source) const = 0;
   // nullopt when `circuit_id` is not this handler's.
@@ -79,10 +82,14 @@ struct ShapeHint {
 
 // Working-set bytes of one partition from synthesis until its proof is out, for parameters of
 // this shape: a, b, c over the domain, the assignments, and the prover's transients (the
-// quotient's two extra domain-sized vectors, the MSMs' scalar copies).
+// quotient's two extra domain-sized vectors, the MSMs' scalar copies). It and the shape come from
+// the section counts: the same for a set whose points are behind a source.
 uint64_t partition_working_set(const groth16::Parameters& params);
 ShapeHint shape_of(const groth16::Parameters& params);
-// Host bytes of loaded parameters.
+// The set's bytes wherever its points are (the vk's ic and the five sections): what a device
+// holding the whole set holds.
+uint64_t set_bytes(const groth16::Parameters& params);
+// Host bytes of loaded parameters: set_bytes, less the points when they are behind a source.
 uint64_t parameters_bytes(const groth16::Parameters& params);
 
 // The SrsSpec of `circuit_id`, whose parameter set is `set` (filecoin/circuit_parameters.hpp):

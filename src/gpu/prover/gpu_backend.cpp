@@ -6,6 +6,7 @@
 
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/ntt/quotient.hpp"
+#include "groth16/point_source.hpp"
 #include "pce/spmv.hpp"
 #include "util/clock.hpp"
 
@@ -182,6 +183,7 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
   groth16::ProverTiming local;
   groth16::ProverTiming& t = timing != nullptr ? *timing : local;
   const auto t_start = SteadyClock::now();
+  groth16::require_host_points(params, "gpu");  // until a device is filled from a source
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
@@ -204,6 +206,7 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
 }
 
 bool GpuBackend::warm_step(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+  groth16::require_host_points(params, "gpu");
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
@@ -276,6 +279,7 @@ size_t GpuBackend::batch_limit(const groth16::Parameters& params,
 // registration did not return in 150 s on the H100 host (FileCopy); a PCE file is read.
 groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& params,
                                                     const groth16::PartitionInput& in) {
+  groth16::require_host_points(params, "gpu");
   MemoryPlan plan = plan_for(params, in);
   if (plan.all_resident) return {};
   if (options_.adjust_plan) options_.adjust_plan(plan);
@@ -320,6 +324,7 @@ groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
   groth16::ProverTiming local;
   groth16::ProverTiming& t = timing != nullptr ? *timing : local;
   const auto t0 = SteadyClock::now();
+  groth16::require_host_points(params, "gpu");
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
@@ -337,6 +342,7 @@ void GpuBackend::aux_msm(const groth16::Parameters& params, groth16::AuxSection 
                          std::span<groth16::MsmSums> sums,
                          std::span<groth16::ProverTiming> timings) {
   const auto t0 = SteadyClock::now();
+  groth16::require_host_points(params, "gpu");
   groth16::check_batch_fits(params, inputs, sums.size(), timings.size());
   std::lock_guard lock(mu_);
   activate();

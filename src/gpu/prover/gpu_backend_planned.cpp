@@ -10,6 +10,7 @@
 #include "gpu/ntt/ntt_launch.hpp"
 #include "gpu/ntt/quotient.hpp"
 #include "gpu/prover/gpu_backend.hpp"
+#include "groth16/point_source.hpp"
 #include "pce/spmv.hpp"
 #include "util/clock.hpp"
 
@@ -30,11 +31,12 @@ ProverShape prover_shape(const groth16::Parameters& params, const groth16::Parti
   const uint64_t widest = std::max(shape.inputs, shape.aux);
   constexpr uint32_t g1 = sizeof(G1Affine), g2 = sizeof(G2Affine);
   constexpr uint32_t x1 = sizeof(Xyzz<G1Curve>), x2 = sizeof(Xyzz<G2Curve>);
-  shape.sections = {{"h", params.h.size(), shape.domain - 1, g1, x1},
-                    {"l", params.l.size(), shape.aux, g1, x1},
-                    {"a", params.a.size(), widest, g1, x1},
-                    {"b_g1", params.b_g1.size(), widest, g1, x1},
-                    {"b_g2", params.b_g2.size(), widest, g2, x2}};
+  const groth16::SectionCounts c = groth16::section_counts(params);
+  shape.sections = {{"h", c.h, shape.domain - 1, g1, x1},
+                    {"l", c.l, shape.aux, g1, x1},
+                    {"a", c.a, widest, g1, x1},
+                    {"b_g1", c.b_g1, widest, g1, x1},
+                    {"b_g2", c.b_g2, widest, g2, x2}};
   return shape;
 }
 
