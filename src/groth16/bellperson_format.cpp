@@ -239,22 +239,6 @@ Parameters parse_parameters(std::span<const uint8_t> bytes, const std::string& n
   return p;
 }
 
-const SectionLayout& ParametersLayout::of(Section section) const {
-  switch (section) {
-    case Section::kH:
-      return h;
-    case Section::kL:
-      return l;
-    case Section::kA:
-      return a;
-    case Section::kBG1:
-      return b_g1;
-    case Section::kBG2:
-      break;
-  }
-  return b_g2;
-}
-
 ParametersLayout scan_parameters(std::span<const uint8_t> bytes, const std::string& name) {
   Reader r(bytes, name);
   ParametersLayout out;

@@ -72,7 +72,7 @@ struct ParametersLayout {
   uint64_t file_bytes = 0;
 
   SectionCounts counts() const { return {h.count, l.count, a.count, b_g1.count, b_g2.count}; }
-  const SectionLayout& of(Section section) const;
+  const SectionLayout& of(Section section) const { return section_member(*this, section); }
 };
 
 // The checks parse_parameters makes of the vk, the lengths and the file's end (the same

@@ -36,6 +36,7 @@ class ParamsFileSource final : public PointSource {
   const ParametersLayout& layout() const { return layout_; }
   const FileStamp& stamp() const { return file_.stamp(); }
 
+  // PointSource (its declarations, as VectorSource's: one interface, two implementations).
   SectionCounts counts() const override { return layout_.counts(); }
   uint64_t identity() const override { return identity_; }
   const std::string& name() const override { return name_; }

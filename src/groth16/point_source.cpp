@@ -23,22 +23,6 @@ const char* section_name(Section section) {
   return "b_g2";
 }
 
-uint64_t SectionCounts::of(Section section) const {
-  switch (section) {
-    case Section::kH:
-      return h;
-    case Section::kL:
-      return l;
-    case Section::kA:
-      return a;
-    case Section::kBG1:
-      return b_g1;
-    case Section::kBG2:
-      break;
-  }
-  return b_g2;
-}
-
 uint64_t points_bytes(const SectionCounts& c) {
   return (c.h + c.l + c.a + c.b_g1) * sizeof(G1Affine) + c.b_g2 * sizeof(G2Affine);
 }

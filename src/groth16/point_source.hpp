@@ -21,11 +21,30 @@ inline constexpr Section kSections[] = {Section::kH, Section::kL, Section::kA, S
                                         Section::kBG2};
 const char* section_name(Section section);  // "h", "l", "a", "b_g1", "b_g2"
 
+// The member named after `section` (h, l, a, b_g1, b_g2) of a type that keeps one of each: the
+// one place a section picks its member.
+template <class Sections>
+auto& section_member(Sections& sections, Section section) {
+  switch (section) {
+    case Section::kH:
+      return sections.h;
+    case Section::kL:
+      return sections.l;
+    case Section::kA:
+      return sections.a;
+    case Section::kBG1:
+      return sections.b_g1;
+    case Section::kBG2:
+      break;
+  }
+  return sections.b_g2;
+}
+
 // Points per section.
 struct SectionCounts {
   uint64_t h = 0, l = 0, a = 0, b_g1 = 0, b_g2 = 0;
 
-  uint64_t of(Section section) const;
+  uint64_t of(Section section) const { return section_member(*this, section); }
   bool operator==(const SectionCounts&) const = default;
 };
 
@@ -63,6 +82,7 @@ class VectorSource final : public PointSource {
   // std::invalid_argument when `params` is null or has a source of its own.
   VectorSource(std::shared_ptr<const Parameters> params, std::string name);
 
+  // PointSource (its declarations, as ParamsFileSource's: one interface, two implementations).
   SectionCounts counts() const override;
   // The address of the points it keeps alive: unique among live sources.
   uint64_t identity() const override;

@@ -93,6 +93,18 @@ struct TwoDevices {
     ADD_FAILURE() << "no gpu " << ordinal << " in the status";
     return {};
   }
+  SrsTier tier(const std::string& circuit_id) const {
+    for (const SrsInfo& s : engine->status().srs)
+      if (s.circuit_id == circuit_id) return s.tier;
+    return SrsTier::kCold;
+  }
+  // Breaks gpu:1 and proves until it leaves the rotation: gpu:0 alone does the work after.
+  void leave_gpu0_alone() {
+    broken[1] = true;
+    for (int i = 0; i < 6 && gpu(1).out_of_rotation.empty(); ++i)
+      ASSERT_EQ(wait(submit("warm" + std::to_string(i), 2)).state, JobState::kCompleted);
+    ASSERT_FALSE(gpu(1).out_of_rotation.empty());
+  }
 };
 
 TEST(EngineDevices, PartitionsOfOneJobAndOfSeveralJobsSpreadOverBothDevices) {
@@ -205,21 +217,14 @@ TEST(EngineDevices, ACriticalJobTakesTheFirstDeviceThatFreesUp) {
 
 TEST(EngineDevices, AnSrsIsHotOnlyWhileADeviceHoldsIt) {
   TwoDevices h(0ms, 0ms);
-  h.broken[1] = true;  // one device does the work: its circuit switch is the one observed
-  const auto tier = [&](const std::string& id) {
-    for (const SrsInfo& s : h.engine->status().srs)
-      if (s.circuit_id == id) return s.tier;
-    return SrsTier::kCold;
-  };
-  for (int i = 0; i < 6 && h.gpu(1).out_of_rotation.empty(); ++i)  // gpu:1 out of rotation
-    ASSERT_EQ(h.wait(h.submit("warm" + std::to_string(i), 2)).state, JobState::kCompleted);
-  ASSERT_FALSE(h.gpu(1).out_of_rotation.empty());
+  // One device does the work: its circuit switch is the one observed.
+  ASSERT_NO_FATAL_FAILURE(h.leave_gpu0_alone());
   ASSERT_EQ(h.wait(h.submit("one", 1, Priority::kNormal, 1)).state, JobState::kCompleted);
-  EXPECT_EQ(tier("fake-1"), SrsTier::kHot);
+  EXPECT_EQ(h.tier("fake-1"), SrsTier::kHot);
   ASSERT_EQ(h.wait(h.submit("two", 1, Priority::kNormal, 2)).state, JobState::kCompleted);
-  EXPECT_EQ(tier("fake-2"), SrsTier::kHot);
+  EXPECT_EQ(h.tier("fake-2"), SrsTier::kHot);
   // gpu:0 dropped fake-1's device copy to load fake-2's: fake-1 is only on the host now.
-  EXPECT_EQ(tier("fake-1"), SrsTier::kWarm);
+  EXPECT_EQ(h.tier("fake-1"), SrsTier::kWarm);
 }
 
 // A device with room for two sets (GpuBackend when both fit: a WinningPoSt's beside PoRep's on
@@ -227,23 +232,15 @@ TEST(EngineDevices, AnSrsIsHotOnlyWhileADeviceHoldsIt) {
 // pushes the oldest out (the backend's plan needed the room): that one is WARM.
 TEST(EngineDevices, ASetTheDeviceKeepsAcrossACircuitSwitchStaysHot) {
   TwoDevices h(0ms, 0ms, false, 2);
-  h.broken[1] = true;  // one device does the work
-  const auto tier = [&](const std::string& id) {
-    for (const SrsInfo& s : h.engine->status().srs)
-      if (s.circuit_id == id) return s.tier;
-    return SrsTier::kCold;
-  };
-  for (int i = 0; i < 6 && h.gpu(1).out_of_rotation.empty(); ++i)  // gpu:1 out of rotation
-    ASSERT_EQ(h.wait(h.submit("warm" + std::to_string(i), 2)).state, JobState::kCompleted);
-  ASSERT_FALSE(h.gpu(1).out_of_rotation.empty());
+  ASSERT_NO_FATAL_FAILURE(h.leave_gpu0_alone());
   ASSERT_EQ(h.wait(h.submit("one", 1, Priority::kNormal, 1)).state, JobState::kCompleted);
   ASSERT_EQ(h.wait(h.submit("two", 1, Priority::kNormal, 2)).state, JobState::kCompleted);
-  EXPECT_EQ(tier("fake-2"), SrsTier::kHot);
-  EXPECT_EQ(tier("fake-1"), SrsTier::kHot);
+  EXPECT_EQ(h.tier("fake-2"), SrsTier::kHot);
+  EXPECT_EQ(h.tier("fake-1"), SrsTier::kHot);
   ASSERT_EQ(h.wait(h.submit("three", 1, Priority::kNormal, 3)).state, JobState::kCompleted);
-  EXPECT_EQ(tier("fake-3"), SrsTier::kHot);
-  EXPECT_EQ(tier("fake-2"), SrsTier::kHot);
-  EXPECT_EQ(tier("fake-1"), SrsTier::kWarm);
+  EXPECT_EQ(h.tier("fake-3"), SrsTier::kHot);
+  EXPECT_EQ(h.tier("fake-2"), SrsTier::kHot);
+  EXPECT_EQ(h.tier("fake-1"), SrsTier::kWarm);
 }
 
 // One fake device, gpu:0, whose backend says `holding` after each proof, keeps `keeps_pinned`

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error_of.hpp"
 #include "common/temp_dir.hpp"
 #include "filecoin/circuit_parameters.hpp"
 #include "filecoin/parameter_cache.hpp"
@@ -18,6 +19,7 @@
 namespace cuzk::filecoin {
 namespace {
 
+using cuzk::testing::error_of;
 using cuzk::testing::TempDir;
 
 // Distinct points k G (every one in the subgroup), `first` onwards.
@@ -61,17 +63,6 @@ void expect_same_points(const groth16::Parameters& opened, const groth16::Parame
   std::vector<G2Affine> b_g2(read.b_g2.size());
   s.read_g2(groth16::Section::kBG2, 0, b_g2, nullptr);
   EXPECT_EQ(b_g2, read.b_g2);
-}
-
-// The error a call gives ("" when none).
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(OpenParameterSet, OpensWhatReadReadsWithTheSameVerdict) {

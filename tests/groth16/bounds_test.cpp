@@ -19,10 +19,13 @@
 #include "groth16/bellperson_format.hpp"
 #include "groth16/snarkjs_format.hpp"
 #include "groth16/snarkjs_json.hpp"
+#include "point_outside_g1.hpp"
 #include "util/utf8.hpp"
 
 namespace cuzk::groth16 {
 namespace {
+
+using cuzk::testing::point_outside_g1;
 
 namespace fs = std::filesystem;
 
@@ -144,18 +147,6 @@ TEST(ReaderBounds, BellpersonVkIcLengthIsBoundedByTheFile) {
   const std::string e = format_error([&] { (void)parse_verifying_key(b, "big.vk"); }, "big.vk");
   EXPECT_NE(e.find("at byte " + std::to_string(at)), std::string::npos) << e;
   EXPECT_NE(e.find("4294967295"), std::string::npos) << e;
-}
-
-// A point on y^2 = x^3 + 4 outside the order-r subgroup (the cofactor is ~2^126: the first x
-// with a square root gives one).
-G1Affine point_outside_g1() {
-  for (uint64_t x = 1;; ++x) {
-    const Fp fx = Fp::from_u64(x);
-    if (const auto y = (fx.sqr() * fx + Fp::from_u64(4)).sqrt()) {
-      const G1Affine p = G1Affine::from_xy(fx, *y);
-      if (p.is_on_curve() && !g1_is_in_subgroup(p)) return p;
-    }
-  }
 }
 
 TEST(ReaderBounds, ZkeyBulkPointsAreSubgroupCheckedByDefault) {

@@ -18,20 +18,20 @@
 #include "groth16/bellperson_format.hpp"
 #include "groth16/params_file.hpp"
 #include "groth16/setup.hpp"
+#include "point_outside_g1.hpp"
 #include "porep_32g_shape.hpp"
 #include "random_circuit.hpp"
+#include "random_parameters.hpp"
 
 namespace cuzk::groth16 {
 namespace {
 
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
+using cuzk::testing::test_pool;
+
+using cuzk::testing::point_outside_g1;
 
 const Parameters& small_params() {
-  static const Parameters p = generate_parameters_insecure(
-      testing::RandomCircuit(300, 3, 5), ToxicWaste::insecure_from_seed("params file"), pool());
+  static const Parameters p = testing::random_parameters(300, 3, 5, "params file");
   return p;
 }
 
@@ -65,7 +65,8 @@ void expect_ranges_equal(const PointSource& s, Section section, const std::vecto
   }
   for (const auto& [first, count] : ranges) {
     const std::vector<P> want(parsed.begin() + first, parsed.begin() + first + count);
-    EXPECT_EQ((read_range<P>(s, section, first, count, &pool())), want) << first << "+" << count;
+    EXPECT_EQ((read_range<P>(s, section, first, count, &test_pool())), want)
+        << first << "+" << count;
     EXPECT_EQ((read_range<P>(s, section, first, count, nullptr)), want) << first << "+" << count;
   }
 }
@@ -74,7 +75,7 @@ TEST(ParamsFileSource, AnyRangeReadsAsParseDecodesIt) {
   const testing::TempDir dir("params-file");
   const auto path = dir.path() / "small.params";
   write_parameters(path, small_params());
-  const Parameters parsed = read_parameters(path, SubgroupCheck::kCheck, pool());
+  const Parameters parsed = read_parameters(path, SubgroupCheck::kCheck, test_pool());
   ASSERT_EQ(parsed, small_params());
   std::mt19937_64 rng(7);
   // Pieces of 96 * 7 bytes: every G1 range of more than 7 points crosses a task boundary (and
@@ -120,14 +121,14 @@ TEST(ParamsFileSource, ABadPointIsParseErrorForARangeOverItOnly) {
   write_bytes(path, bytes);
   std::string parse_what;
   try {
-    (void)read_parameters(path, SubgroupCheck::kCheck, pool());
+    (void)read_parameters(path, SubgroupCheck::kCheck, test_pool());
     FAIL() << "parse accepted";
   } catch (const FormatError& e) {
     EXPECT_EQ(e.offset(), layout.b_g2.offset + k * kG2UncompressedBytes);
     parse_what = e.what();
   }
   const ParamsFileSource s(path, SubgroupCheck::kCheck, 192 * 3);
-  for (ThreadPool* p : {&pool(), static_cast<ThreadPool*>(nullptr)}) {
+  for (ThreadPool* p : {&test_pool(), static_cast<ThreadPool*>(nullptr)}) {
     try {
       (void)read_range<G2Affine>(s, Section::kBG2, k - 5, 11, p);
       ADD_FAILURE() << "the bad point read";
@@ -143,16 +144,6 @@ TEST(ParamsFileSource, ABadPointIsParseErrorForARangeOverItOnly) {
 
 // Subgroup checks as the verdict says: a point on the curve outside the subgroup passes
 // unchecked and is refused checked, as parse_parameters does.
-G1Affine point_outside_g1() {
-  for (uint64_t x = 1;; ++x) {
-    const Fp fx = Fp::from_u64(x);
-    if (const auto y = (fx.sqr() * fx + Fp::from_u64(4)).sqrt()) {
-      const G1Affine p = G1Affine::from_xy(fx, *y);
-      if (p.is_on_curve() && !g1_is_in_subgroup(p)) return p;
-    }
-  }
-}
-
 TEST(ParamsFileSource, TheSubgroupCheckIsTheVerdicts) {
   const testing::TempDir dir("params-file");
   const auto path = dir.path() / "outside.params";
@@ -164,14 +155,14 @@ TEST(ParamsFileSource, TheSubgroupCheckIsTheVerdicts) {
   for (const SubgroupCheck check : {SubgroupCheck::kCheck, SubgroupCheck::kSkipTrusted}) {
     bool parse_ok = true, read_ok = true;
     try {
-      (void)read_parameters(path, check, pool());
+      (void)read_parameters(path, check, test_pool());
     } catch (const FormatError& e) {
       parse_ok = false;
       EXPECT_EQ(e.offset(), layout.h.offset + 3 * 96);
     }
     const ParamsFileSource s(path, check);
     try {
-      (void)read_range<G1Affine>(s, Section::kH, 0, 10, &pool());
+      (void)read_range<G1Affine>(s, Section::kH, 0, 10, &test_pool());
     } catch (const FormatError& e) {
       read_ok = false;
       EXPECT_EQ(e.offset(), layout.h.offset + 3 * 96);
@@ -190,15 +181,15 @@ TEST(ParamsFileSource, TheIdentityFollowsTheOpenedFile) {
   // Another set renamed over the path: the source opened before reads the first set still; a
   // source opened now has another identity and reads the new one.
   const Parameters other = generate_parameters_insecure(
-      testing::RandomCircuit(300, 3, 5), ToxicWaste::insecure_from_seed("other"), pool());
+      testing::RandomCircuit(300, 3, 5), ToxicWaste::insecure_from_seed("other"), test_pool());
   ASSERT_EQ(section_counts(other), section_counts(small_params()));
   write_parameters(dir.path() / "next.params", other);
   std::filesystem::rename(dir.path() / "next.params", path);
   const ParamsFileSource renamed(path, SubgroupCheck::kCheck);
   EXPECT_NE(renamed.identity(), first.identity());
   const size_t n = small_params().l.size();
-  EXPECT_EQ(read_range<G1Affine>(first, Section::kL, 0, n, &pool()), small_params().l);
-  EXPECT_EQ(read_range<G1Affine>(renamed, Section::kL, 0, n, &pool()), other.l);
+  EXPECT_EQ(read_range<G1Affine>(first, Section::kL, 0, n, &test_pool()), small_params().l);
+  EXPECT_EQ(read_range<G1Affine>(renamed, Section::kL, 0, n, &test_pool()), other.l);
   // Rewritten in place, the same size: the modification time moves (after a pause longer than
   // the file system's clock tick), and the identity with it.
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -214,7 +205,7 @@ TEST(ParamsFileSource, AFileThatShrankIsAFormatErrorNamingItsEnd) {
   const uint64_t cut = s.layout().b_g1.offset + 5 * 96 + 10;
   std::filesystem::resize_file(path, cut);
   try {
-    (void)read_range<G1Affine>(s, Section::kBG1, 2, 10, &pool());
+    (void)read_range<G1Affine>(s, Section::kBG1, 2, 10, &test_pool());
     FAIL() << "read past the end";
   } catch (const FormatError& e) {
     EXPECT_EQ(e.offset(), cut);
@@ -240,7 +231,7 @@ TEST(ParamsFileSource, The32GiBPoRepShapeOfTheFactsSheet) {
   // h's point 10^8, 9.6 GB into the file, is zeros: not on the curve, named at its offset.
   const uint64_t k = 100'000'000;
   try {
-    (void)read_range<G1Affine>(*p.source, Section::kH, k, 4, &pool());
+    (void)read_range<G1Affine>(*p.source, Section::kH, k, 4, &test_pool());
     FAIL() << "zeros read as points";
   } catch (const FormatError& e) {
     EXPECT_EQ(e.offset(), shape.offsets[0] + k * 96);

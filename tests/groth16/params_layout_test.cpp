@@ -13,18 +13,15 @@
 #include "groth16/setup.hpp"
 #include "porep_32g_shape.hpp"
 #include "random_circuit.hpp"
+#include "random_parameters.hpp"
 
 namespace cuzk::groth16 {
 namespace {
 
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
+using cuzk::testing::test_pool;
 
 const Parameters& small_params() {
-  static const Parameters p = generate_parameters_insecure(
-      testing::RandomCircuit(40, 3, 11), ToxicWaste::insecure_from_seed("layout"), pool());
+  static const Parameters p = testing::random_parameters(40, 3, 11, "layout");
   return p;
 }
 
@@ -56,7 +53,7 @@ void expect_section(std::span<const uint8_t> bytes, const SectionLayout& s,
 
 TEST(ParametersLayout, ScanFindsTheVectorsParseDecodes) {
   const std::vector<uint8_t>& bytes = small_bytes();
-  const Parameters parsed = parse_parameters(bytes, "x.params", SubgroupCheck::kCheck, pool());
+  const Parameters parsed = parse_parameters(bytes, "x.params", SubgroupCheck::kCheck, test_pool());
   const ParametersLayout layout = scan_parameters(bytes, "x.params");
   EXPECT_EQ(layout.vk, parsed.vk);
   EXPECT_EQ(layout.file_bytes, bytes.size());
@@ -76,7 +73,7 @@ void expect_same_failure(std::span<const uint8_t> bytes, const std::string& why)
   std::string parse_error, scan_error;
   uint64_t parse_at = 0, scan_at = 0;
   try {
-    (void)parse_parameters(bytes, "cut.params", SubgroupCheck::kSkipTrusted, pool());
+    (void)parse_parameters(bytes, "cut.params", SubgroupCheck::kSkipTrusted, test_pool());
   } catch (const FormatError& e) {
     parse_error = e.what();
     parse_at = e.offset();
@@ -146,7 +143,7 @@ TEST(ParametersLayout, ScanDecodesNoBulkPoint) {
     EXPECT_EQ(garbled.*member, layout.*member);
   }
   try {
-    (void)parse_parameters(bytes, "x.params", SubgroupCheck::kCheck, pool());
+    (void)parse_parameters(bytes, "x.params", SubgroupCheck::kCheck, test_pool());
     FAIL() << "parse accepted";
   } catch (const FormatError& e) {
     EXPECT_EQ(e.offset(), layout.h.offset);
@@ -164,12 +161,12 @@ void expect_slab_decodes(const SectionLayout& s, const std::vector<P>& parsed, c
   const std::vector<P> want(parsed.begin() + first, parsed.begin() + first + count);
   std::vector<P> out(count);
   decode_points(src, std::span(out), s.offset + first * sizeof(P), what, "x.params",
-                SubgroupCheck::kCheck, &pool());
+                SubgroupCheck::kCheck, &test_pool());
   EXPECT_EQ(out, want);
   std::vector<P> in_place(count);
   std::memcpy(in_place.data(), src.data(), src.size());
   const std::span<const uint8_t> own(reinterpret_cast<const uint8_t*>(in_place.data()), src.size());
-  for (ThreadPool* p : {&pool(), static_cast<ThreadPool*>(nullptr)}) {
+  for (ThreadPool* p : {&test_pool(), static_cast<ThreadPool*>(nullptr)}) {
     if (p == nullptr) std::memcpy(in_place.data(), src.data(), src.size());
     decode_points(own, std::span(in_place), 0, what, "x.params", SubgroupCheck::kCheck, p);
     EXPECT_EQ(in_place, want) << (p == nullptr ? "on this thread" : "on the pool");
@@ -194,7 +191,7 @@ TEST(DecodePoints, ABadPointIsReportedAtParseOffset) {
   uint64_t parse_at = 0;
   std::string parse_what;
   try {
-    (void)parse_parameters(bytes, "x.params", SubgroupCheck::kCheck, pool());
+    (void)parse_parameters(bytes, "x.params", SubgroupCheck::kCheck, test_pool());
     FAIL() << "parse accepted";
   } catch (const FormatError& e) {
     parse_at = e.offset();
@@ -206,7 +203,7 @@ TEST(DecodePoints, ABadPointIsReportedAtParseOffset) {
   std::vector<G1Affine> out(5);
   try {
     decode_points(std::span(bytes).subspan(from, 5 * kG1UncompressedBytes), std::span(out), from,
-                  "a", "x.params", SubgroupCheck::kCheck, &pool());
+                  "a", "x.params", SubgroupCheck::kCheck, &test_pool());
     FAIL() << "decode_points accepted";
   } catch (const FormatError& e) {
     EXPECT_EQ(e.offset(), parse_at);

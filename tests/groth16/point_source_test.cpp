@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "common/error_of.hpp"
 #include "common/temp_dir.hpp"
 #include "groth16/backend.hpp"
 #include "groth16/bellperson_format.hpp"
@@ -15,20 +16,19 @@
 #include "pce/recording_cs.hpp"
 #include "pce/witness_cs.hpp"
 #include "random_circuit.hpp"
+#include "random_parameters.hpp"
 
 namespace cuzk::groth16 {
 namespace {
 
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
+using cuzk::testing::error_of;
+using cuzk::testing::test_pool;
 
 struct SourcedSet {
   testing::TempDir dir{"point-source"};
   testing::RandomCircuit circuit{200, 3, 9};
   std::shared_ptr<const Parameters> host = std::make_shared<const Parameters>(
-      generate_parameters_insecure(circuit, ToxicWaste::insecure_from_seed("source"), pool()));
+      generate_parameters_insecure(circuit, ToxicWaste::insecure_from_seed("source"), test_pool()));
   Parameters sourced;
   pce::RecordedCircuit rc;
   pce::CompactWitness witness;
@@ -39,7 +39,7 @@ struct SourcedSet {
     pce::RecordingCS rec;
     circuit.synthesize(rec);
     rc = std::move(rec).finish({"random", 200, "source", 1});
-    pce::WitnessCS cs(&pool());
+    pce::WitnessCS cs(&test_pool());
     circuit.synthesize(cs);
     witness = std::move(cs).finish();
   }
@@ -72,13 +72,13 @@ TEST(PointSource, AVectorSourceReadsWhatTheFileSourceReads) {
       const uint64_t first = rng() % n, count = rng() % (n - first + 1);
       if (section == Section::kBG2) {
         std::vector<G2Affine> a(count), b(count);
-        v.read_g2(section, first, a, &pool());
+        v.read_g2(section, first, a, &test_pool());
         f.read_g2(section, first, b, nullptr);
         EXPECT_EQ(a, b);
       } else {
         std::vector<G1Affine> a(count), b(count);
         v.read_g1(section, first, a, nullptr);
-        f.read_g1(section, first, b, &pool());
+        f.read_g1(section, first, b, &test_pool());
         EXPECT_EQ(a, b) << section_name(section);
       }
     }
@@ -90,17 +90,6 @@ TEST(PointSource, AVectorSourceReadsWhatTheFileSourceReads) {
                std::invalid_argument);
 }
 
-// The error a call gives, or "" when it gives none.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(PointSource, TheFitCheckNeedsOnlyTheCounts) {
   const SourcedSet s;
   const PartitionInput in = s.input();
@@ -109,7 +98,7 @@ TEST(PointSource, TheFitCheckNeedsOnlyTheCounts) {
   // Another circuit's set: the same refusal, host or sourced.
   const testing::RandomCircuit other(100, 3, 9);
   const Parameters small =
-      generate_parameters_insecure(other, ToxicWaste::insecure_from_seed("small"), pool());
+      generate_parameters_insecure(other, ToxicWaste::insecure_from_seed("small"), test_pool());
   write_parameters(s.dir.path() / "small.params", small);
   const Parameters small_sourced =
       open_parameters(s.dir.path() / "small.params", SubgroupCheck::kCheck);
@@ -128,7 +117,7 @@ TEST(PointSource, WhatReadsHostPointsRefusesASourcedSetByName) {
         << e;
     EXPECT_NE(e.find(file), std::string::npos) << e;
   };
-  CpuBackend cpu(pool());
+  CpuBackend cpu(test_pool());
   MsmSums sums;
   ProverTiming t;
   refused(error_of([&] { (void)cpu.prove(s.sourced, in, ProofRandomness::from_os(), nullptr); }),

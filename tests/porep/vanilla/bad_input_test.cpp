@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
+#include "common/error_of.hpp"
 #include "filecoin/base64.hpp"
 #include "oracle_file.hpp"
 #include "porep/vanilla/c1_json.hpp"
@@ -19,15 +21,12 @@
 namespace cuzk::filecoin {
 namespace {
 
+// The refusal's message; a failure of the test when the input was accepted.
 template <class F>
 std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "accepted";
-  return "";
+  std::string e = cuzk::testing::error_of(std::forward<F>(f));
+  if (e.empty()) ADD_FAILURE() << "accepted";
+  return e;
 }
 
 TEST(BadInput, DeeplyNestedC1IsRefusedByDepth) {
