@@ -367,8 +367,11 @@ TOML
     grep -hE "s/proof|throughput|failed" "$OUT/steady-$tag.log" | sed "s/^/$tag: /" |
       tee -a "$OUT/summary.txt"
   fi
-  grep -h "job_finished" "$OUT/daemon-$tag.log" | grep -oE '"(gpu_compute_ms|total_ms|pcie_[a-z0-9_]+)":[0-9]+' |
-    tr '\n' ' ' | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"; echo | tee -a "$OUT/summary.txt"
+  # One line per job: when it ended (the spacings), its GPU time, total and PCIe bytes (the log
+  # writes key=value).
+  grep -h "job_finished" "$OUT/daemon-$tag.log" |
+    grep -oE '^ts=[^ ]+|(gpu_compute_ms|total_ms|pcie_[a-z0-9_]+)=[0-9]+' | tr '\n' ' ' |
+    sed "s/ ts=/\nts=/g; s/^/$tag: /; s/\n/\n$tag: /g" | tee -a "$OUT/summary.txt"; echo | tee -a "$OUT/summary.txt"
   "${bench[@]}" metrics > "$OUT/metrics-$tag.txt" 2>&1
   grep -E "^cuzk_gpu_memory_limit_bytes|phase_seconds_sum|^cuzk_pcie" "$OUT/metrics-$tag.txt" | head -24 \
     | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
