@@ -204,6 +204,16 @@ class ProverBackend {
     (void)params;
     return false;
   }
+  // Whether proofs over `params` whose points are behind a source (point_source.hpp), with a, b,
+  // c from `circuit` (null: given ones), run here with no host copy of the points: a device that
+  // keeps the whole set resident fills it from the source by warm steps. A forecast from the
+  // counts and the device's memory now; when memory taken since makes it wrong, a proof throws
+  // HostPointsNeeded and the caller proves again with the host copy. Default: false (the CPU).
+  virtual bool proves_from_source(const Parameters& params, const pce::RecordedCircuit* circuit) {
+    (void)params;
+    (void)circuit;
+    return false;
+  }
 
   // The proof of one partition. std::invalid_argument when the parameters do not fit;
   // SynthesisError (kUnsatisfiable, naming the row) when a recorded circuit's a * b != c on some

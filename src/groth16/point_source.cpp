@@ -114,9 +114,9 @@ bool has_host_points(const Parameters& p) {
 
 void require_host_points(const Parameters& p, const char* who) {
   if (!has_host_points(p)) {
-    throw std::invalid_argument(std::string(who) +
-                                ": the set's points are not in host memory (they are read from " +
-                                p.source->name() + ")");
+    throw HostPointsNeeded(std::string(who) +
+                           ": the set's points are not in host memory (they are read from " +
+                           p.source->name() + ")");
   }
 }
 

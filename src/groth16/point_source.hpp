@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 
 #include "ec/g1.hpp"
@@ -101,8 +102,16 @@ class VectorSource final : public PointSource {
 SectionCounts section_counts(const Parameters& params);
 // Whether the points are in the vectors (no source).
 bool has_host_points(const Parameters& params);
-// std::invalid_argument "<who>: the set's points are not in host memory (they are read from
-// <source name>)" when they are not: for code that reads the vectors.
+
+// A set's points are not in host memory where the caller needs them there: a CPU backend, or a
+// device whose plan streams sections from the host. The engine answers it by proving again with
+// the set's host copy.
+class HostPointsNeeded : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+// HostPointsNeeded "<who>: the set's points are not in host memory (they are read from <source
+// name>)" when they are not: for code that reads the vectors.
 void require_host_points(const Parameters& params, const char* who);
 
 }  // namespace cuzk::groth16

@@ -120,6 +120,9 @@ TEST(PointSource, WhatReadsHostPointsRefusesASourcedSetByName) {
   CpuBackend cpu(test_pool());
   MsmSums sums;
   ProverTiming t;
+  // The type the engine answers with the host copy.
+  EXPECT_THROW((void)cpu.prove(s.sourced, in, ProofRandomness::from_os(), nullptr),
+               HostPointsNeeded);
   refused(error_of([&] { (void)cpu.prove(s.sourced, in, ProofRandomness::from_os(), nullptr); }),
           "cpu");
   refused(error_of([&] { (void)cpu.prove_front(s.sourced, in, nullptr); }), "cpu");
