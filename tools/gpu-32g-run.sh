@@ -38,7 +38,8 @@
 #                                        with 2 in flight; GPU memory sampled per limit, each
 #                                        job's PCIe bytes and floor from the daemon's log
 #                                        (DAEMON=path: another cuzk-daemon binary, for an A/B
-#                                        on the same parameters with KEEP_PARAMS=1)
+#                                        on the same parameters with KEEP_PARAMS=1;
+#                                        HOST_POINTS=auto|always: the daemons' [srs] host_points)
 #          tools/gpu-32g-run.sh faults   engine_gpu_fault_tests (issue 18): each GPU fault plan
 #                                        through the engine, 2 KiB PoRep, outcome per plan
 #          tools/gpu-32g-run.sh kernels  gpu_tests RealSizes* (issue 17): NTT and H chain at 2^27
@@ -336,6 +337,7 @@ listen = "unix://$sock"
 [srs]
 param_cache = "$WORK/params"
 allow_insecure_params = true
+$([[ -n ${HOST_POINTS:-} ]] && echo "host_points = \"$HOST_POINTS\"")
 [pce]
 cache_dir = "$WORK/pce"
 [gpus]
