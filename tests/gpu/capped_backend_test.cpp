@@ -2,8 +2,9 @@
 // bases, and each forced fallback (witness re-expanded, host SpMV, two-vector H chain, every
 // section streamed or some resident), prove the CPU backend's bytes for the same r, s, and
 // verify; the backend never holds more than the cap; a second set is kept beside the first only
-// while room allows; a cap below the working set and an allocation past the cap are clear
-// errors.
+// while room allows; a set read from its .params file (no host copy of the points) fills the
+// device by warm steps and proves the same bytes, and a plan that would stream it asks for the
+// host points; a cap below the working set and an allocation past the cap are clear errors.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -12,9 +13,13 @@
 #include <optional>
 #include <random>
 
+#include "common/temp_dir.hpp"
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/prover/gpu_backend.hpp"
 #include "gpu_test_util.hpp"
+#include "groth16/bellperson_format.hpp"
+#include "groth16/params_file.hpp"
+#include "groth16/point_source.hpp"
 #include "groth16/proof_io.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
@@ -454,6 +459,72 @@ TEST_F(CappedGpuProof, ASecondSetProvesBesideTheFirstWhileRoomAllows) {
       EXPECT_LE(gpu.memory_peak(), limit);
     }
   }
+}
+
+// The set written to a .params file and opened without its points: the device forecasts it
+// proves from the file uncapped, fills every base from the file by steps of 4 KiB, holds the
+// set, keeps nothing page-locked, and proves the CPU's bytes (from the host set); a backend that
+// had no steps reads the file at the proof. The same file opened again is the same set on the
+// device (its identity is the file's): nothing is read again.
+TEST_F(CappedGpuProof, ASetReadFromItsFileFillsTheDeviceByStepsAndProvesTheCpusBytes) {
+  cuzk::testing::TempDir dir("gpu-source");
+  groth16::write_parameters(dir.path() / "set.params", params_);
+  const groth16::Parameters sourced =
+      groth16::open_parameters(dir.path() / "set.params", SubgroupCheck::kCheck);
+  ASSERT_FALSE(groth16::has_host_points(sourced));
+  const uint64_t bases = bases_bytes(params_);
+  GpuBackendOptions o = options(0, kMaxChunkScalars);
+  o.warm_source_step_bytes = 4096;
+  GpuBackend gpu(0, o);
+  EXPECT_TRUE(gpu.proves_from_source(sourced, rc_.get()));
+  EXPECT_TRUE(gpu.lock_streamed_points(sourced, input()).handles.empty());
+  size_t steps = 0;
+  while (gpu.warm_step(sourced, input()))
+    ASSERT_LT(++steps, 1000000u);
+  EXPECT_GE(steps, bases / 4096);
+  EXPECT_GE(gpu.h2d_bytes(), bases);
+  EXPECT_TRUE(gpu.holds(sourced));
+  EXPECT_FALSE(gpu.holds(params_));  // the host set is another set to the caches
+  const groth16::ProofRandomness r = randomness(31);
+  EXPECT_EQ(groth16::encode_proof(gpu.prove(sourced, input(), r, nullptr)), cpu_proof(r));
+  EXPECT_TRUE(gpu.last_plan().all_resident);
+  const std::optional<groth16::DeviceHolding> held = gpu.device_holding();
+  EXPECT_TRUE(held && !held->streams && held->bases_bytes >= bases);
+
+  const uint64_t read_before = gpu.h2d_bytes();
+  const groth16::Parameters again =
+      groth16::open_parameters(dir.path() / "set.params", SubgroupCheck::kCheck);
+  EXPECT_TRUE(gpu.holds(again));
+  EXPECT_FALSE(gpu.warm_step(again, input()));
+  EXPECT_EQ(groth16::encode_proof(gpu.prove(again, input(), randomness(32), nullptr)),
+            cpu_proof(randomness(32)));
+  EXPECT_EQ(gpu.h2d_bytes(), read_before);
+
+  GpuBackend cold(0, options(0, kMaxChunkScalars));
+  EXPECT_EQ(groth16::encode_proof(cold.prove(sourced, input(), r, nullptr)), cpu_proof(r));
+  EXPECT_TRUE(cold.holds(sourced));
+}
+
+// Under a cap the plan streams sections from host memory, which a set read from its file does
+// not have: the forecast says so, and the proof and the warm step throw HostPointsNeeded
+// (the engine proves again with the host copy) naming the file.
+TEST_F(CappedGpuProof, ASetReadFromItsFileOnAStreamingPlanNeedsTheHostPoints) {
+  cuzk::testing::TempDir dir("gpu-source-capped");
+  groth16::write_parameters(dir.path() / "set.params", params_);
+  const groth16::Parameters sourced =
+      groth16::open_parameters(dir.path() / "set.params", SubgroupCheck::kCheck);
+  GpuBackend gpu(0, options(resident_ - 1));
+  EXPECT_FALSE(gpu.proves_from_source(sourced, rc_.get()));
+  EXPECT_THROW(gpu.warm_step(sourced, input()), groth16::HostPointsNeeded);
+  try {
+    (void)gpu.prove(sourced, input(), randomness(33), nullptr);
+    FAIL() << "a streaming plan proved a set with no host points";
+  } catch (const groth16::HostPointsNeeded& e) {
+    EXPECT_NE(std::string(e.what()).find("set.params"), std::string::npos) << e.what();
+  }
+  // The host set proves under the same cap.
+  EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input(), randomness(33), nullptr)),
+            cpu_proof(randomness(33)));
 }
 
 TEST_F(CappedGpuProof, ACapBelowTheWorkingSetIsAClearError) {

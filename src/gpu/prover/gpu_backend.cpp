@@ -1,8 +1,10 @@
 #include "gpu/prover/gpu_backend.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/ntt/quotient.hpp"
@@ -14,11 +16,15 @@ namespace cuzk::gpu {
 
 namespace {
 
-// The proving key's runs of points as prove_resident reads them (one cache entry each).
-struct ResidentBases {
-  std::span<const G1Affine> h, l, a_inputs, a_aux, b1_inputs, b1_aux;
-  std::span<const G2Affine> b2_inputs, b2_aux;
+// The proving key's runs of points as prove_resident reads them (one cache entry each): host
+// spans, or ranges of the set's source.
+template <class G1Run, class G2Run>
+struct ResidentRuns {
+  G1Run h, l, a_inputs, a_aux, b1_inputs, b1_aux;
+  G2Run b2_inputs, b2_aux;
 };
+using ResidentBases = ResidentRuns<std::span<const G1Affine>, std::span<const G2Affine>>;
+using SourceBases = ResidentRuns<SourceRun, SourceRun>;
 
 ResidentBases resident_bases(const groth16::Parameters& params, const groth16::PartitionInput& in) {
   const size_t inputs = in.witness->inputs.size();
@@ -30,6 +36,23 @@ ResidentBases resident_bases(const groth16::Parameters& params, const groth16::P
           b1.first(b_inputs), b1.subspan(b_inputs),
           b2.first(b_inputs), b2.subspan(b_inputs)};
 }
+
+SourceBases source_bases(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+  using groth16::Section;
+  const groth16::SectionCounts c = groth16::section_counts(params);
+  const uint64_t inputs = in.witness->inputs.size();
+  const uint64_t b_inputs = in.b_input_density->popcount();
+  const auto run = [&](Section section, uint64_t first, uint64_t end) {
+    return SourceRun{params.source.get(), section, first, end - first};
+  };
+  return {run(Section::kH, 0, c.h),        run(Section::kL, 0, c.l),
+          run(Section::kA, 0, inputs),     run(Section::kA, inputs, c.a),
+          run(Section::kBG1, 0, b_inputs), run(Section::kBG1, b_inputs, c.b_g1),
+          run(Section::kBG2, 0, b_inputs), run(Section::kBG2, b_inputs, c.b_g2)};
+}
+
+// Who refuses a set read from its source on a plan that streams from host memory.
+constexpr const char* kStreamingPlan = "gpu (a plan that streams bases from the host)";
 
 // Pinned staging slots of a warm step's copies (a few of them per step).
 constexpr size_t kWarmSlotBytes = size_t{256} << 20;
@@ -81,14 +104,20 @@ void GpuBackend::leave_circuit() {
 bool GpuBackend::holds(const groth16::Parameters& params) {
   std::lock_guard lock(mu_);
   const uint64_t set = set_of(params);
-  return g1_bases_.holds(set) && (params.b_g2.empty() || g2_bases_.holds(set));
+  return g1_bases_.holds(set) &&
+         (groth16::section_counts(params).b_g2 == 0 || g2_bases_.holds(set));
 }
 
 uint64_t GpuBackend::set_of(const groth16::Parameters& p) {
   // FNV-1a over the point arrays' addresses and lengths: what tells loaded sets apart (a set
   // loaded again at the same addresses has the same points; the caches' fingerprints check).
+  // A set read from its source: the source's identity (a file's, the same across loads).
   uint64_t h = 1469598103934665603ull;
   const auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  if (p.source != nullptr) {
+    mix(p.source->identity());
+    return h | 1;
+  }
   for (const auto& [data, size] : {std::pair<const void*, size_t>{p.h.data(), p.h.size()},
                                    {p.l.data(), p.l.size()},
                                    {p.a.data(), p.a.size()},
@@ -183,13 +212,13 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
   groth16::ProverTiming local;
   groth16::ProverTiming& t = timing != nullptr ? *timing : local;
   const auto t_start = SteadyClock::now();
-  groth16::require_host_points(params, "gpu");  // until a device is filled from a source
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, in);
   if (plan.all_resident) return prove_resident(params, in, rand, t);
+  groth16::require_host_points(params, kStreamingPlan);
   // A batch of one: the front, then each aux section.
   t.layout_s += seconds_since(t_start);  // the checks and the plan
   groth16::MsmSums sums = front_planned(params, in, t, plan);
@@ -206,55 +235,90 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
 }
 
 bool GpuBackend::warm_step(const groth16::Parameters& params, const groth16::PartitionInput& in) {
-  groth16::require_host_points(params, "gpu");
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
-  if (!begin_locked(params, in).all_resident) return false;  // a capped plan streams its bases
-  const ResidentBases rb = resident_bases(params, in);
-  uint64_t budget = std::max<uint64_t>(options_.warm_step_bytes, 1);
-  bool copied = false;
-  for (const auto& run : {rb.h, rb.l, rb.a_inputs, rb.a_aux, rb.b1_inputs, rb.b1_aux})
-    copied |= warm_run<G1Curve>(g1_bases_, run, budget);
-  for (const auto& run : {rb.b2_inputs, rb.b2_aux})
-    copied |= warm_run<G2Curve>(g2_bases_, run, budget);
+  if (!begin_locked(params, in).all_resident) {
+    groth16::require_host_points(params, kStreamingPlan);
+    return false;  // a capped plan streams its bases
+  }
+  const uint64_t step =
+      params.source != nullptr ? options_.warm_source_step_bytes : options_.warm_step_bytes;
+  const bool copied = warm_locked(params, in, std::max<uint64_t>(step, 1));
   if (!copied) streamer_.release_device();  // every run resident: the slots' device half goes
   return copied;
 }
 
-template <class Curve>
-bool GpuBackend::warm_run(BasesCache<Curve>& cache, std::span<const Affine<Curve>> run,
-                          uint64_t& budget) {
+bool GpuBackend::warm_locked(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                             uint64_t budget) {
+  bool copied = false;
+  const auto warm = [&](const auto& runs) {
+    for (const auto& run : {runs.h, runs.l, runs.a_inputs, runs.a_aux, runs.b1_inputs, runs.b1_aux})
+      copied |= warm_run<G1Curve>(g1_bases_, run, budget);
+    for (const auto& run : {runs.b2_inputs, runs.b2_aux})
+      copied |= warm_run<G2Curve>(g2_bases_, run, budget);
+  };
+  if (params.source != nullptr) {
+    warm(source_bases(params, in));
+  } else {
+    warm(resident_bases(params, in));
+  }
+  return copied;
+}
+
+template <class Curve, class Run>
+bool GpuBackend::warm_run(BasesCache<Curve>& cache, const Run& run, uint64_t& budget) {
   using Point = Affine<Curve>;
-  if (run.empty()) return false;
+  constexpr bool kSourced = std::is_same_v<Run, SourceRun>;
+  size_t count = 0;
+  if constexpr (kSourced) {
+    count = run.count;
+  } else {
+    count = run.size();
+  }
+  if (count == 0) return false;
   bool copied = false;
   while (budget >= sizeof(Point)) {
     const bool whole =
-        cache.fill(run, budget / sizeof(Point), [&](Point* dst, std::span<const Point> src) {
-          // Through the pinned slots, host copies on the pool: 8.4 GB/s from pageable memory
-          // against 55 GB/s pinned on the H200 (gpu-anchors), ~5.6 s against ~1 s for PoRep's 47
-          // GB.
+        cache.fill(run, budget / sizeof(Point), [&](Point* dst, size_t offset, size_t n) {
+          // Through the pinned slots: host copies on the pool (8.4 GB/s from pageable memory
+          // against 55 GB/s pinned on the H200, gpu-anchors: ~5.6 s against ~1 s for PoRep's
+          // 47 GB), or points decoded from the source into the slot on the pool.
           if (streamer_.slot_bytes() < kWarmSlotBytes) streamer_.reserve(kWarmSlotBytes);
           const size_t per = streamer_.slot_bytes() / sizeof(Point);
-          const size_t pieces = (src.size() + per - 1) / per;
+          const size_t pieces = (n + per - 1) / per;
+          const auto points = [&](size_t k) { return std::min(per, n - k * per); };
           const cudaStream_t s = stream_->get();
-          streamer_.stream(
-              pieces,
-              [&](size_t k) {
-                const std::span<const Point> piece =
-                    src.subspan(k * per).first(std::min(per, src.size() - k * per));
-                return BaseStreamer::HostRanges{
-                    {reinterpret_cast<const uint8_t*>(piece.data()), piece.size_bytes()}};
-              },
-              [&](size_t k, const uint8_t* d) {
-                const size_t count = std::min(per, src.size() - k * per);
-                CUZK_CUDA_CHECK(cudaMemcpyAsync(dst + k * per, d, count * sizeof(Point),
-                                                cudaMemcpyDeviceToDevice, s));
-              },
-              s);
+          const auto consume = [&](size_t k, const uint8_t* d) {
+            CUZK_CUDA_CHECK(cudaMemcpyAsync(dst + k * per, d, points(k) * sizeof(Point),
+                                            cudaMemcpyDeviceToDevice, s));
+          };
+          if constexpr (kSourced) {
+            streamer_.stream_produced(
+                pieces, [&](size_t k) { return points(k) * sizeof(Point); },
+                [&](size_t k, uint8_t* slot) {
+                  const std::span<Point> out(reinterpret_cast<Point*>(slot), points(k));
+                  const uint64_t first = run.first + offset + k * per;
+                  if constexpr (std::is_same_v<Curve, G1Curve>) {
+                    run.source->read_g1(run.section, first, out, options_.pool);
+                  } else {
+                    run.source->read_g2(run.section, first, out, options_.pool);
+                  }
+                },
+                consume, s);
+          } else {
+            streamer_.stream(
+                pieces,
+                [&](size_t k) {
+                  const std::span<const Point> piece = run.subspan(offset + k * per, points(k));
+                  return BaseStreamer::HostRanges{
+                      {reinterpret_cast<const uint8_t*>(piece.data()), piece.size_bytes()}};
+                },
+                consume, s);
+          }
           CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
-          budget -= src.size_bytes();
+          budget -= n * sizeof(Point);
         });
     if (whole) break;
     copied = true;
@@ -279,7 +343,7 @@ size_t GpuBackend::batch_limit(const groth16::Parameters& params,
 // registration did not return in 150 s on the H100 host (FileCopy); a PCE file is read.
 groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& params,
                                                     const groth16::PartitionInput& in) {
-  groth16::require_host_points(params, "gpu");
+  if (!groth16::has_host_points(params)) return {};  // nothing of the points on the host
   MemoryPlan plan = plan_for(params, in);
   if (plan.all_resident) return {};
   if (options_.adjust_plan) options_.adjust_plan(plan);
@@ -324,7 +388,7 @@ groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
   groth16::ProverTiming local;
   groth16::ProverTiming& t = timing != nullptr ? *timing : local;
   const auto t0 = SteadyClock::now();
-  groth16::require_host_points(params, "gpu");
+  groth16::require_host_points(params, kStreamingPlan);
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
@@ -342,7 +406,7 @@ void GpuBackend::aux_msm(const groth16::Parameters& params, groth16::AuxSection 
                          std::span<groth16::MsmSums> sums,
                          std::span<groth16::ProverTiming> timings) {
   const auto t0 = SteadyClock::now();
-  groth16::require_host_points(params, "gpu");
+  groth16::require_host_points(params, kStreamingPlan);
   groth16::check_batch_fits(params, inputs, sums.size(), timings.size());
   std::lock_guard lock(mu_);
   activate();
@@ -405,6 +469,10 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
                                           const groth16::ProofRandomness& rand,
                                           groth16::ProverTiming& t) {
   const auto t_start = SteadyClock::now();
+  // A set read from its source: what the engine's warm steps have not copied yet (the tools
+  // prove with none), counted as upload.
+  if (params.source != nullptr) warm_locked(params, in, UINT64_MAX);
+  const double read_s = seconds_since(t_start);
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
@@ -456,31 +524,42 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
   quotient_in_place(d_a, d_b, d_c, domain, *ntt_);
   quotient_done.record(s);
   quotient_done.sync();
-  t.upload_s = uploaded.ms_since(start) / 1e3;
+  t.upload_s = read_s + uploaded.ms_since(start) / 1e3;
   t.spmv_s = evaluated.ms_since(uploaded) / 1e3;
   t.quotient_s = quotient_done.ms_since(evaluated) / 1e3;
 
   const Fr* const d_inputs = d_w_.get();
   const Fr* const d_aux = d_w_.get() + inputs;
-  const ResidentBases rb = resident_bases(params, in);
+  // The runs' device copies: a host set's uploaded on a miss, a source set's made whole above.
+  const bool sourced = params.source != nullptr;
+  const ResidentBases rb = sourced ? ResidentBases{} : resident_bases(params, in);
+  const SourceBases sb = sourced ? source_bases(params, in) : SourceBases{};
+  const auto sum = [&]<class Curve>(BasesCache<Curve>& cache, std::span<const Affine<Curve>> host,
+                                    const SourceRun& run, const Fr* d_scalars, size_t scalars,
+                                    const uint64_t* density) {
+    const size_t count = sourced ? run.count : host.size();
+    if (count == 0 || scalars == 0) return Jacobian<Curve>::identity();
+    const Affine<Curve>* d_bases = sourced ? cache.whole(run) : cache.get(host, s);
+    return msm_resident<Curve>(d_bases, count, d_scalars, scalars, density);
+  };
   groth16::MsmSums sums;
   auto t0 = SteadyClock::now();
-  sums.h = msm_resident<G1Curve>(g1_bases_, rb.h, d_a, n - 1, nullptr);
+  sums.h = sum(g1_bases_, rb.h, sb.h, d_a, n - 1, nullptr);
   t.msm_h_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.l = msm_resident<G1Curve>(g1_bases_, rb.l, d_aux, aux, nullptr);
+  sums.l = sum(g1_bases_, rb.l, sb.l, d_aux, aux, nullptr);
   t.msm_l_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.a = msm_resident<G1Curve>(g1_bases_, rb.a_inputs, d_inputs, inputs, nullptr) +
-           msm_resident<G1Curve>(g1_bases_, rb.a_aux, d_aux, aux, densities[0]);
+  sums.a = sum(g1_bases_, rb.a_inputs, sb.a_inputs, d_inputs, inputs, nullptr) +
+           sum(g1_bases_, rb.a_aux, sb.a_aux, d_aux, aux, densities[0]);
   t.msm_a_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.b_g1 = msm_resident<G1Curve>(g1_bases_, rb.b1_inputs, d_inputs, inputs, densities[1]) +
-              msm_resident<G1Curve>(g1_bases_, rb.b1_aux, d_aux, aux, densities[2]);
+  sums.b_g1 = sum(g1_bases_, rb.b1_inputs, sb.b1_inputs, d_inputs, inputs, densities[1]) +
+              sum(g1_bases_, rb.b1_aux, sb.b1_aux, d_aux, aux, densities[2]);
   t.msm_b_g1_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.b_g2 = msm_resident<G2Curve>(g2_bases_, rb.b2_inputs, d_inputs, inputs, densities[1]) +
-              msm_resident<G2Curve>(g2_bases_, rb.b2_aux, d_aux, aux, densities[2]);
+  sums.b_g2 = sum(g2_bases_, rb.b2_inputs, sb.b2_inputs, d_inputs, inputs, densities[1]) +
+              sum(g2_bases_, rb.b2_aux, sb.b2_aux, d_aux, aux, densities[2]);
   t.msm_b_g2_s = seconds_since(t0);
   t0 = SteadyClock::now();
   const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
@@ -499,14 +578,11 @@ std::vector<Fr> GpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> 
 }
 
 template <class Curve>
-Jacobian<Curve> GpuBackend::msm_resident(BasesCache<Curve>& cache,
-                                         std::span<const Affine<Curve>> bases, const Fr* d_scalars,
-                                         size_t n, const uint64_t* d_density) {
+Jacobian<Curve> GpuBackend::msm_resident(const Affine<Curve>* d_bases, size_t count,
+                                         const Fr* d_scalars, size_t n, const uint64_t* d_density) {
   last_msm_ = MsmStats{};
-  if (n == 0 || bases.empty()) return Jacobian<Curve>::identity();
-  const cudaStream_t s = stream_->get();
-  const Affine<Curve>* d_bases = cache.get(bases, s);
-  return msm_split<Curve>(d_bases, d_scalars, n, d_density, ws_, s, &last_msm_);
+  if (n == 0 || count == 0) return Jacobian<Curve>::identity();
+  return msm_split<Curve>(d_bases, d_scalars, n, d_density, ws_, stream_->get(), &last_msm_);
 }
 
 template <class Curve>

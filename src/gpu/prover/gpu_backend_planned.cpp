@@ -18,26 +18,34 @@ namespace cuzk::gpu {
 
 namespace {
 
-ProverShape prover_shape(const groth16::Parameters& params, const groth16::PartitionInput& in) {
-  const pce::CompactWitness& w = *in.witness;
+// The shape of a partition proof over a set with `counts`: its sections from the counts, the
+// rest from the partition (a recorded circuit's rows, or given a, b, c's).
+ProverShape prover_shape(const groth16::SectionCounts& c, uint64_t inputs, uint64_t aux,
+                         uint64_t witness_values, const pce::RecordedCircuit* circuit,
+                         uint64_t rows) {
   ProverShape shape;
-  shape.domain = EvaluationDomain::for_size(in.rows()).size();
-  shape.inputs = w.inputs.size();
-  shape.aux = w.num_aux;
-  shape.witness_values = w.aux_values.size();
-  shape.recorded = in.circuit != nullptr;
-  shape.pce_bytes = shape.recorded ? DeviceCircuit::bytes_for(*in.circuit) : 0;
-  shape.rows = in.rows();
+  shape.domain = EvaluationDomain::for_size(rows).size();
+  shape.inputs = inputs;
+  shape.aux = aux;
+  shape.witness_values = witness_values;
+  shape.recorded = circuit != nullptr;
+  shape.pce_bytes = shape.recorded ? DeviceCircuit::bytes_for(*circuit) : 0;
+  shape.rows = rows;
   const uint64_t widest = std::max(shape.inputs, shape.aux);
   constexpr uint32_t g1 = sizeof(G1Affine), g2 = sizeof(G2Affine);
   constexpr uint32_t x1 = sizeof(Xyzz<G1Curve>), x2 = sizeof(Xyzz<G2Curve>);
-  const groth16::SectionCounts c = groth16::section_counts(params);
   shape.sections = {{"h", c.h, shape.domain - 1, g1, x1},
                     {"l", c.l, shape.aux, g1, x1},
                     {"a", c.a, widest, g1, x1},
                     {"b_g1", c.b_g1, widest, g1, x1},
                     {"b_g2", c.b_g2, widest, g2, x2}};
   return shape;
+}
+
+ProverShape prover_shape(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+  const pce::CompactWitness& w = *in.witness;
+  return prover_shape(groth16::section_counts(params), w.inputs.size(), w.num_aux,
+                      w.aux_values.size(), in.circuit, in.rows());
 }
 
 // One msm_split run in chunks over resident (cached) or streamed bases.
@@ -61,19 +69,36 @@ Jacobian<Curve> chunked_msm(BaseStreamer& streamer, BasesCache<Curve>& cache, bo
 
 }  // namespace
 
+uint64_t GpuBackend::cap_locked() const {
+  if (options_.memory_limit != 0) return options_.memory_limit;
+  // Uncapped: the device's free memory plus what this backend holds (its to lay out again).
+  size_t free_b = 0, total_b = 0;
+  CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return free_b + cap_.in_use();
+}
+
 PlanBeside GpuBackend::plan_locked(const groth16::Parameters& params,
                                    const groth16::PartitionInput& in) {
-  uint64_t cap = options_.memory_limit;
-  if (cap == 0) {
-    // Uncapped: the device's free memory plus what this backend holds (its to lay out again).
-    size_t free_b = 0, total_b = 0;
-    CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    cap = free_b + cap_.in_use();
-  }
   const uint64_t set = set_of(params);
-  return plan_beside(prover_shape(params, in), cap,
+  return plan_beside(prover_shape(params, in), cap_locked(),
                      g1_bases_.bytes_except(set) + g2_bases_.bytes_except(set),
                      options_.pool != nullptr, options_.max_chunk_scalars);
+}
+
+bool GpuBackend::proves_from_source(const groth16::Parameters& params,
+                                    const pce::RecordedCircuit* circuit) {
+  // Before any witness: inputs and aux from the counts (a has a point per variable, l one per
+  // aux variable), every aux value taken as non-0/1 (the working set at its largest); the rows
+  // from the circuit, else h's count (a domain of h + 1).
+  const groth16::SectionCounts c = groth16::section_counts(params);
+  if (c.l > c.a) return false;
+  const uint64_t rows = circuit != nullptr ? circuit->num_rows : c.h + 1;
+  const ProverShape shape = prover_shape(c, c.a - c.l, c.l, c.l, circuit, rows);
+  std::lock_guard lock(mu_);
+  activate();
+  return plan_device_memory(shape, cap_locked(), options_.pool != nullptr,
+                            options_.max_chunk_scalars)
+      .all_resident;
 }
 
 groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
