@@ -477,6 +477,7 @@ TEST_F(CappedGpuProof, ASetReadFromItsFileFillsTheDeviceByStepsAndProvesTheCpusB
   o.warm_source_step_bytes = 4096;
   GpuBackend gpu(0, o);
   EXPECT_TRUE(gpu.proves_from_source(sourced, rc_.get()));
+  EXPECT_FALSE(gpu.proves_from_source(sourced, nullptr));  // no shape before a witness
   EXPECT_TRUE(gpu.lock_streamed_points(sourced, input()).handles.empty());
   size_t steps = 0;
   while (gpu.warm_step(sourced, input()))

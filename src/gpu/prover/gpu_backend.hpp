@@ -75,7 +75,7 @@ class GpuBackend final : public groth16::ProverBackend {
   // A set read from its source proves here when the plan keeps every base resident (the warm
   // steps read the source; nothing of the points stays on the host). Another plan streams
   // sections from host memory: prove, warm_step, prove_front and aux_msm then throw
-  // groth16::HostPointsNeeded.
+  // groth16::HostPointsNeeded. The forecast needs the recorded circuit (none: false).
   bool proves_from_source(const groth16::Parameters& params,
                           const pce::RecordedCircuit* circuit) override;
   void set_host_admission(groth16::HostAdmission a) override;

@@ -87,13 +87,13 @@ PlanBeside GpuBackend::plan_locked(const groth16::Parameters& params,
 
 bool GpuBackend::proves_from_source(const groth16::Parameters& params,
                                     const pce::RecordedCircuit* circuit) {
-  // Before any witness: inputs and aux from the counts (a has a point per variable, l one per
-  // aux variable), every aux value taken as non-0/1 (the working set at its largest); the rows
-  // from the circuit, else h's count (a domain of h + 1).
-  const groth16::SectionCounts c = groth16::section_counts(params);
-  if (c.l > c.a) return false;
-  const uint64_t rows = circuit != nullptr ? circuit->num_rows : c.h + 1;
-  const ProverShape shape = prover_shape(c, c.a - c.l, c.l, c.l, circuit, rows);
+  // Before any witness: the recorded circuit's inputs, aux and rows, every aux value taken as
+  // non-0/1 (the working set at its largest). Given a, b, c (no circuit), the shape is not known
+  // before the witness (a, b_g1, b_g2 keep only the points of used variables).
+  if (circuit == nullptr) return false;
+  const ProverShape shape =
+      prover_shape(groth16::section_counts(params), circuit->num_inputs, circuit->num_aux,
+                   circuit->num_aux, circuit, circuit->num_rows);
   std::lock_guard lock(mu_);
   activate();
   return plan_device_memory(shape, cap_locked(), options_.pool != nullptr,
