@@ -155,8 +155,8 @@ void BaseStreamer::for_each_chunk(
     const ChunkedMsmInput<Curve>& in, size_t chunk, cudaStream_t compute,
     const std::function<void(const Affine<Curve>*, const MsmChunk&)>& visit) {
   using Point = Affine<Curve>;
-  if (in.n == 0 || in.host_bases.empty()) return;
-  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.host_bases.size());
+  if (in.n == 0 || in.bases() == 0) return;
+  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.bases());
   if (in.d_bases != nullptr) {
     for (const MsmChunk& c : chunks)
       visit(in.d_bases + c.b0, c);

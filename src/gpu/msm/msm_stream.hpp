@@ -37,13 +37,16 @@
 
 namespace cuzk::gpu {
 
-// The bases and density of one MSM: host_bases always (streamed from them, and their count);
-// d_bases non-null when they are resident on the device. density: null, or the host bitmap whose
-// device copy is d_density (packed 64-bit words; scalar i uses base rank(i)).
+// The bases and density of one MSM: host_bases (streamed from them, and their count); d_bases
+// non-null when they are resident on the device, with resident_count their count when there are
+// no host bases (a set read from its source). density: null, or the host bitmap whose device
+// copy is d_density (packed 64-bit words; scalar i uses base rank(i)).
 template <class Curve>
 struct ChunkedMsmInput {
   std::span<const Affine<Curve>> host_bases;
   const Affine<Curve>* d_bases = nullptr;
+  size_t resident_count = 0;
+  size_t bases() const { return host_bases.empty() ? resident_count : host_bases.size(); }
   const Fr* d_scalars = nullptr;
   size_t n = 0;
   std::span<const uint64_t> density;  // empty: no density

@@ -42,6 +42,23 @@ struct SourceRun {
 // What keys a source run's entry: FNV-1a over the source's identity, the section and the range.
 uint64_t source_run_key(const SourceRun& run);
 
+// A run of one set's points as a cache entry holds it: host points, or a source run (a set read
+// from its source: `host` empty).
+template <class Curve>
+struct PointRun {
+  std::span<const Affine<Curve>> host;
+  SourceRun source;
+  bool sourced() const { return source.source != nullptr; }
+  size_t size() const { return sourced() ? source.count : host.size(); }
+};
+// Points [first, first + count) of `section` of `params` (of Curve's points).
+template <class Curve>
+PointRun<Curve> point_run(const groth16::Parameters& params, groth16::Section section,
+                          uint64_t first, uint64_t count) {
+  if (params.source != nullptr) return {{}, {params.source.get(), section, first, count}};
+  return {groth16::host_points<Affine<Curve>>(params, section).subspan(first, count), {}};
+}
+
 template <class Curve>
 class BasesCache {
  public:

@@ -16,39 +16,25 @@ namespace cuzk::gpu {
 
 namespace {
 
-// The proving key's runs of points as prove_resident reads them (one cache entry each): host
-// spans, or ranges of the set's source.
-template <class G1Run, class G2Run>
+// The proving key's runs of points as prove_resident reads them (one cache entry each).
 struct ResidentRuns {
-  G1Run h, l, a_inputs, a_aux, b1_inputs, b1_aux;
-  G2Run b2_inputs, b2_aux;
+  PointRun<G1Curve> h, l, a_inputs, a_aux, b1_inputs, b1_aux;
+  PointRun<G2Curve> b2_inputs, b2_aux;
 };
-using ResidentBases = ResidentRuns<std::span<const G1Affine>, std::span<const G2Affine>>;
-using SourceBases = ResidentRuns<SourceRun, SourceRun>;
 
-ResidentBases resident_bases(const groth16::Parameters& params, const groth16::PartitionInput& in) {
-  const size_t inputs = in.witness->inputs.size();
-  const size_t b_inputs = in.b_input_density->popcount();
-  const std::span<const G1Affine> a(params.a), b1(params.b_g1);
-  const std::span<const G2Affine> b2(params.b_g2);
-  return {params.h,           params.l,
-          a.first(inputs),    a.subspan(inputs),
-          b1.first(b_inputs), b1.subspan(b_inputs),
-          b2.first(b_inputs), b2.subspan(b_inputs)};
-}
-
-SourceBases source_bases(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+ResidentRuns resident_runs(const groth16::Parameters& params, const groth16::PartitionInput& in) {
   using groth16::Section;
   const groth16::SectionCounts c = groth16::section_counts(params);
   const uint64_t inputs = in.witness->inputs.size();
   const uint64_t b_inputs = in.b_input_density->popcount();
-  const auto run = [&](Section section, uint64_t first, uint64_t end) {
-    return SourceRun{params.source.get(), section, first, end - first};
-  };
-  return {run(Section::kH, 0, c.h),        run(Section::kL, 0, c.l),
-          run(Section::kA, 0, inputs),     run(Section::kA, inputs, c.a),
-          run(Section::kBG1, 0, b_inputs), run(Section::kBG1, b_inputs, c.b_g1),
-          run(Section::kBG2, 0, b_inputs), run(Section::kBG2, b_inputs, c.b_g2)};
+  return {point_run<G1Curve>(params, Section::kH, 0, c.h),
+          point_run<G1Curve>(params, Section::kL, 0, c.l),
+          point_run<G1Curve>(params, Section::kA, 0, inputs),
+          point_run<G1Curve>(params, Section::kA, inputs, c.a - inputs),
+          point_run<G1Curve>(params, Section::kBG1, 0, b_inputs),
+          point_run<G1Curve>(params, Section::kBG1, b_inputs, c.b_g1 - b_inputs),
+          point_run<G2Curve>(params, Section::kBG2, 0, b_inputs),
+          point_run<G2Curve>(params, Section::kBG2, b_inputs, c.b_g2 - b_inputs)};
 }
 
 // Who refuses a set read from its source on a plan that streams from host memory.
@@ -218,7 +204,7 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, in);
   if (plan.all_resident) return prove_resident(params, in, rand, t);
-  groth16::require_host_points(params, kStreamingPlan);
+  if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
   // A batch of one: the front, then each aux section.
   t.layout_s += seconds_since(t_start);  // the checks and the plan
   groth16::MsmSums sums = front_planned(params, in, t, plan);
@@ -239,9 +225,9 @@ bool GpuBackend::warm_step(const groth16::Parameters& params, const groth16::Par
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
-  if (!begin_locked(params, in).all_resident) {
+  if (begin_locked(params, in).streams()) {
     groth16::require_host_points(params, kStreamingPlan);
-    return false;  // a capped plan streams its bases
+    return false;  // the plan streams bases at every proof
   }
   const uint64_t step =
       params.source != nullptr ? options_.warm_source_step_bytes : options_.warm_step_bytes;
@@ -252,74 +238,78 @@ bool GpuBackend::warm_step(const groth16::Parameters& params, const groth16::Par
 
 bool GpuBackend::warm_locked(const groth16::Parameters& params, const groth16::PartitionInput& in,
                              uint64_t budget) {
+  const ResidentRuns r = resident_runs(params, in);
   bool copied = false;
-  const auto warm = [&](const auto& runs) {
-    for (const auto& run : {runs.h, runs.l, runs.a_inputs, runs.a_aux, runs.b1_inputs, runs.b1_aux})
-      copied |= warm_run<G1Curve>(g1_bases_, run, budget);
-    for (const auto& run : {runs.b2_inputs, runs.b2_aux})
-      copied |= warm_run<G2Curve>(g2_bases_, run, budget);
-  };
-  if (params.source != nullptr) {
-    warm(source_bases(params, in));
-  } else {
-    warm(resident_bases(params, in));
-  }
+  for (const auto& run : {r.h, r.l, r.a_inputs, r.a_aux, r.b1_inputs, r.b1_aux})
+    copied |= warm_run<G1Curve>(g1_bases_, run, budget);
+  for (const auto& run : {r.b2_inputs, r.b2_aux})
+    copied |= warm_run<G2Curve>(g2_bases_, run, budget);
   return copied;
 }
 
-template <class Curve, class Run>
-bool GpuBackend::warm_run(BasesCache<Curve>& cache, const Run& run, uint64_t& budget) {
+template <class Curve>
+const Affine<Curve>* GpuBackend::device_copy(BasesCache<Curve>& cache, const PointRun<Curve>& run) {
+  if (!run.sourced()) return cache.get(run.host, stream_->get());
+  uint64_t unbounded = UINT64_MAX;
+  warm_run<Curve>(cache, run, unbounded);
+  return cache.whole(run.source);
+}
+
+// The planned and batch paths' instances (gpu_backend_planned.cpp, gpu_backend_batch.cpp).
+template const G1Affine* GpuBackend::device_copy<G1Curve>(BasesCache<G1Curve>&,
+                                                          const PointRun<G1Curve>&);
+template const G2Affine* GpuBackend::device_copy<G2Curve>(BasesCache<G2Curve>&,
+                                                          const PointRun<G2Curve>&);
+
+template <class Curve>
+bool GpuBackend::warm_run(BasesCache<Curve>& cache, const PointRun<Curve>& run, uint64_t& budget) {
   using Point = Affine<Curve>;
-  constexpr bool kSourced = std::is_same_v<Run, SourceRun>;
-  size_t count = 0;
-  if constexpr (kSourced) {
-    count = run.count;
-  } else {
-    count = run.size();
-  }
-  if (count == 0) return false;
+  if (run.size() == 0) return false;
   bool copied = false;
   while (budget >= sizeof(Point)) {
+    const auto copy = [&](Point* dst, size_t offset, size_t n) {
+      // Through the pinned slots: host copies on the pool (8.4 GB/s from pageable memory
+      // against 55 GB/s pinned on the H200, gpu-anchors: ~5.6 s against ~1 s for PoRep's
+      // 47 GB), or points decoded from the source into the slot on the pool.
+      if (streamer_.slot_bytes() < kWarmSlotBytes) streamer_.reserve(kWarmSlotBytes);
+      const size_t per = streamer_.slot_bytes() / sizeof(Point);
+      const size_t pieces = (n + per - 1) / per;
+      const auto points = [&](size_t k) { return std::min(per, n - k * per); };
+      const cudaStream_t s = stream_->get();
+      const auto consume = [&](size_t k, const uint8_t* d) {
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst + k * per, d, points(k) * sizeof(Point),
+                                        cudaMemcpyDeviceToDevice, s));
+      };
+      if (run.sourced()) {
+        const SourceRun& from = run.source;
+        streamer_.stream_produced(
+            pieces, [&](size_t k) { return points(k) * sizeof(Point); },
+            [&](size_t k, uint8_t* slot) {
+              const std::span<Point> out(reinterpret_cast<Point*>(slot), points(k));
+              const uint64_t first = from.first + offset + k * per;
+              if constexpr (std::is_same_v<Curve, G1Curve>) {
+                from.source->read_g1(from.section, first, out, options_.pool);
+              } else {
+                from.source->read_g2(from.section, first, out, options_.pool);
+              }
+            },
+            consume, s);
+      } else {
+        streamer_.stream(
+            pieces,
+            [&](size_t k) {
+              const std::span<const Point> piece = run.host.subspan(offset + k * per, points(k));
+              return BaseStreamer::HostRanges{
+                  {reinterpret_cast<const uint8_t*>(piece.data()), piece.size_bytes()}};
+            },
+            consume, s);
+      }
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+      budget -= n * sizeof(Point);
+    };
+    const size_t most = budget / sizeof(Point);
     const bool whole =
-        cache.fill(run, budget / sizeof(Point), [&](Point* dst, size_t offset, size_t n) {
-          // Through the pinned slots: host copies on the pool (8.4 GB/s from pageable memory
-          // against 55 GB/s pinned on the H200, gpu-anchors: ~5.6 s against ~1 s for PoRep's
-          // 47 GB), or points decoded from the source into the slot on the pool.
-          if (streamer_.slot_bytes() < kWarmSlotBytes) streamer_.reserve(kWarmSlotBytes);
-          const size_t per = streamer_.slot_bytes() / sizeof(Point);
-          const size_t pieces = (n + per - 1) / per;
-          const auto points = [&](size_t k) { return std::min(per, n - k * per); };
-          const cudaStream_t s = stream_->get();
-          const auto consume = [&](size_t k, const uint8_t* d) {
-            CUZK_CUDA_CHECK(cudaMemcpyAsync(dst + k * per, d, points(k) * sizeof(Point),
-                                            cudaMemcpyDeviceToDevice, s));
-          };
-          if constexpr (kSourced) {
-            streamer_.stream_produced(
-                pieces, [&](size_t k) { return points(k) * sizeof(Point); },
-                [&](size_t k, uint8_t* slot) {
-                  const std::span<Point> out(reinterpret_cast<Point*>(slot), points(k));
-                  const uint64_t first = run.first + offset + k * per;
-                  if constexpr (std::is_same_v<Curve, G1Curve>) {
-                    run.source->read_g1(run.section, first, out, options_.pool);
-                  } else {
-                    run.source->read_g2(run.section, first, out, options_.pool);
-                  }
-                },
-                consume, s);
-          } else {
-            streamer_.stream(
-                pieces,
-                [&](size_t k) {
-                  const std::span<const Point> piece = run.subspan(offset + k * per, points(k));
-                  return BaseStreamer::HostRanges{
-                      {reinterpret_cast<const uint8_t*>(piece.data()), piece.size_bytes()}};
-                },
-                consume, s);
-          }
-          CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
-          budget -= n * sizeof(Point);
-        });
+        run.sourced() ? cache.fill(run.source, most, copy) : cache.fill(run.host, most, copy);
     if (whole) break;
     copied = true;
   }
@@ -388,12 +378,12 @@ groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
   groth16::ProverTiming local;
   groth16::ProverTiming& t = timing != nullptr ? *timing : local;
   const auto t0 = SteadyClock::now();
-  groth16::require_host_points(params, kStreamingPlan);
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, in);
+  if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
   const double planned_s = seconds_since(t0);  // the checks and the plan
   groth16::MsmSums sums = front_planned(params, in, t, plan);
   t.layout_s += planned_s;
@@ -406,12 +396,12 @@ void GpuBackend::aux_msm(const groth16::Parameters& params, groth16::AuxSection 
                          std::span<groth16::MsmSums> sums,
                          std::span<groth16::ProverTiming> timings) {
   const auto t0 = SteadyClock::now();
-  groth16::require_host_points(params, kStreamingPlan);
   groth16::check_batch_fits(params, inputs, sums.size(), timings.size());
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, inputs.front());
+  if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
   // The checks and the plan, shared like the section's time.
   const double planned_s = seconds_since(t0) / static_cast<double>(timings.size());
   for (groth16::ProverTiming& t : timings) {
@@ -531,35 +521,30 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
   const Fr* const d_inputs = d_w_.get();
   const Fr* const d_aux = d_w_.get() + inputs;
   // The runs' device copies: a host set's uploaded on a miss, a source set's made whole above.
-  const bool sourced = params.source != nullptr;
-  const ResidentBases rb = sourced ? ResidentBases{} : resident_bases(params, in);
-  const SourceBases sb = sourced ? source_bases(params, in) : SourceBases{};
-  const auto sum = [&]<class Curve>(BasesCache<Curve>& cache, std::span<const Affine<Curve>> host,
-                                    const SourceRun& run, const Fr* d_scalars, size_t scalars,
-                                    const uint64_t* density) {
-    const size_t count = sourced ? run.count : host.size();
-    if (count == 0 || scalars == 0) return Jacobian<Curve>::identity();
-    const Affine<Curve>* d_bases = sourced ? cache.whole(run) : cache.get(host, s);
-    return msm_resident<Curve>(d_bases, count, d_scalars, scalars, density);
+  const ResidentRuns r = resident_runs(params, in);
+  const auto sum = [&]<class Curve>(BasesCache<Curve>& cache, const PointRun<Curve>& run,
+                                    const Fr* d_scalars, size_t scalars, const uint64_t* density) {
+    if (run.size() == 0 || scalars == 0) return Jacobian<Curve>::identity();
+    return msm_resident<Curve>(device_copy(cache, run), run.size(), d_scalars, scalars, density);
   };
   groth16::MsmSums sums;
   auto t0 = SteadyClock::now();
-  sums.h = sum(g1_bases_, rb.h, sb.h, d_a, n - 1, nullptr);
+  sums.h = sum(g1_bases_, r.h, d_a, n - 1, nullptr);
   t.msm_h_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.l = sum(g1_bases_, rb.l, sb.l, d_aux, aux, nullptr);
+  sums.l = sum(g1_bases_, r.l, d_aux, aux, nullptr);
   t.msm_l_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.a = sum(g1_bases_, rb.a_inputs, sb.a_inputs, d_inputs, inputs, nullptr) +
-           sum(g1_bases_, rb.a_aux, sb.a_aux, d_aux, aux, densities[0]);
+  sums.a = sum(g1_bases_, r.a_inputs, d_inputs, inputs, nullptr) +
+           sum(g1_bases_, r.a_aux, d_aux, aux, densities[0]);
   t.msm_a_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.b_g1 = sum(g1_bases_, rb.b1_inputs, sb.b1_inputs, d_inputs, inputs, densities[1]) +
-              sum(g1_bases_, rb.b1_aux, sb.b1_aux, d_aux, aux, densities[2]);
+  sums.b_g1 = sum(g1_bases_, r.b1_inputs, d_inputs, inputs, densities[1]) +
+              sum(g1_bases_, r.b1_aux, d_aux, aux, densities[2]);
   t.msm_b_g1_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.b_g2 = sum(g2_bases_, rb.b2_inputs, sb.b2_inputs, d_inputs, inputs, densities[1]) +
-              sum(g2_bases_, rb.b2_aux, sb.b2_aux, d_aux, aux, densities[2]);
+  sums.b_g2 = sum(g2_bases_, r.b2_inputs, d_inputs, inputs, densities[1]) +
+              sum(g2_bases_, r.b2_aux, d_aux, aux, densities[2]);
   t.msm_b_g2_s = seconds_since(t0);
   t0 = SteadyClock::now();
   const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);

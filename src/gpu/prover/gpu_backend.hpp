@@ -72,10 +72,11 @@ class GpuBackend final : public groth16::ProverBackend {
   // leave room beside them (memory_plan.hpp: plan_beside).
   void leave_circuit() override;
   bool holds(const groth16::Parameters& params) override;
-  // A set read from its source proves here when the plan keeps every base resident (the warm
-  // steps read the source; nothing of the points stays on the host). Another plan streams
-  // sections from host memory: prove, warm_step, prove_front and aux_msm then throw
-  // groth16::HostPointsNeeded. The forecast needs the recorded circuit (none: false).
+  // A set read from its source proves here when the plan keeps every base resident, whole
+  // MSMs or chunked (the warm steps read the source; nothing of the points stays on the host).
+  // A plan that streams sections from host memory cannot: prove, warm_step, prove_front and
+  // aux_msm then throw groth16::HostPointsNeeded. The forecast needs the recorded circuit
+  // (none: false).
   bool proves_from_source(const groth16::Parameters& params,
                           const pce::RecordedCircuit* circuit) override;
   void set_host_admission(groth16::HostAdmission a) override;
@@ -133,11 +134,15 @@ class GpuBackend final : public groth16::ProverBackend {
   template <class Curve>
   Jacobian<Curve> msm_resident(const Affine<Curve>* d_bases, size_t count, const Fr* d_scalars,
                                size_t n, const uint64_t* d_density);
-  // Copies up to `budget` more bytes of `run` (host points, or a SourceRun) to its cache entry
-  // through the pinned slots, less what it copied from budget; whether the run was not yet
-  // whole. Caller holds mu_.
-  template <class Curve, class Run>
-  bool warm_run(BasesCache<Curve>& cache, const Run& run, uint64_t& budget);
+  // Copies up to `budget` more bytes of `run` to its cache entry through the pinned slots (host
+  // copies, or points read from the source), less what it copied from budget; whether the run
+  // was not yet whole. Caller holds mu_.
+  template <class Curve>
+  bool warm_run(BasesCache<Curve>& cache, const PointRun<Curve>& run, uint64_t& budget);
+  // The device copy of `run`, whole: a host run uploaded on a miss, a source run read through
+  // the slots. Caller holds mu_.
+  template <class Curve>
+  const Affine<Curve>* device_copy(BasesCache<Curve>& cache, const PointRun<Curve>& run);
   // Every run of the all-resident plan of `in` one warm step further (budget bytes at most):
   // whether any run was not yet whole. Caller holds mu_.
   bool warm_locked(const groth16::Parameters& params, const groth16::PartitionInput& in,
