@@ -27,6 +27,7 @@
 #include "cs/density.hpp"
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
+#include "groth16/point_source.hpp"
 #include "groth16/types.hpp"
 #include "pce/compact_witness.hpp"
 #include "pce/recorded_circuit.hpp"
@@ -108,6 +109,15 @@ struct AuxSectionBases {
   const DensityTracker* density = nullptr;
 };
 AuxSectionBases aux_section_bases(const Parameters& params, AuxSection section,
+                                  const PartitionInput& in);
+// Where those bases lie in the set: points [first, first + count) of `section` (count from the
+// set's counts: a set whose points are behind a source is described alike), and the density.
+struct AuxSectionRange {
+  Section section = Section::kL;
+  uint64_t first = 0, count = 0;
+  const DensityTracker* density = nullptr;
+};
+AuxSectionRange aux_section_range(const Parameters& params, AuxSection section,
                                   const PartitionInput& in);
 // timing's msm seconds of `section` (msm_l_s, msm_a_s, msm_b_g1_s, msm_b_g2_s).
 double& aux_section_seconds(ProverTiming& timing, AuxSection section);

@@ -1,5 +1,6 @@
 // The backend-neutral parts of a partition proof (groth16/backend.hpp): fresh randomness, the
 // check that parameters fit a partition, and the assembly of A, B, C from the MSM sums.
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -134,22 +135,38 @@ const char* aux_section_name(AuxSection section) {
   return "b_g2";
 }
 
-AuxSectionBases aux_section_bases(const Parameters& params, AuxSection section,
+AuxSectionRange aux_section_range(const Parameters& params, AuxSection section,
                                   const PartitionInput& in) {
-  require_host_points(params, "aux_section_bases");
-  const size_t inputs = in.witness->inputs.size();
-  const size_t b_inputs = in.b_input_density->popcount();
+  const SectionCounts counts = section_counts(params);
+  const uint64_t inputs = in.witness->inputs.size();
+  const uint64_t b_inputs = in.b_input_density->popcount();
+  // The aux part of a section follows its inputs' points (l has none); check_partition_fits
+  // has checked the counts against the partition.
+  const auto after = [&](Section s, uint64_t skip, const DensityTracker* density) {
+    const uint64_t all = counts.of(s);
+    return AuxSectionRange{s, std::min(skip, all), all - std::min(skip, all), density};
+  };
   switch (section) {
     case AuxSection::kL:
-      return {params.l, {}, nullptr};
+      return after(Section::kL, 0, nullptr);
     case AuxSection::kA:
-      return {std::span<const G1Affine>(params.a).subspan(inputs), {}, in.a_aux_density};
+      return after(Section::kA, inputs, in.a_aux_density);
     case AuxSection::kBG1:
-      return {std::span<const G1Affine>(params.b_g1).subspan(b_inputs), {}, in.b_aux_density};
+      return after(Section::kBG1, b_inputs, in.b_aux_density);
     case AuxSection::kBG2:
       break;
   }
-  return {{}, std::span<const G2Affine>(params.b_g2).subspan(b_inputs), in.b_aux_density};
+  return after(Section::kBG2, b_inputs, in.b_aux_density);
+}
+
+AuxSectionBases aux_section_bases(const Parameters& params, AuxSection section,
+                                  const PartitionInput& in) {
+  require_host_points(params, "aux_section_bases");
+  const AuxSectionRange r = aux_section_range(params, section, in);
+  if (r.section == Section::kBG2) {
+    return {{}, host_points<G2Affine>(params, r.section).subspan(r.first, r.count), r.density};
+  }
+  return {host_points<G1Affine>(params, r.section).subspan(r.first, r.count), {}, r.density};
 }
 
 double& aux_section_seconds(ProverTiming& t, AuxSection section) {

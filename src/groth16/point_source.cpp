@@ -43,7 +43,21 @@ void PointSource::check_range(Section section, bool g2, uint64_t first, uint64_t
 namespace {
 
 template <class P>
-std::span<const P> vector_of(const Parameters& p, Section section) {
+void copy_points(std::span<const P> from, std::span<P> out, ThreadPool* pool) {
+  const auto body = [&](size_t begin, size_t end) {
+    std::copy(from.begin() + begin, from.begin() + end, out.begin() + begin);
+  };
+  if (pool != nullptr) {
+    pool->parallel_for(out.size(), body, size_t{1} << 16);
+  } else {
+    body(0, out.size());
+  }
+}
+
+}  // namespace
+
+template <class P>
+std::span<const P> host_points(const Parameters& p, Section section) {
   if constexpr (std::is_same_v<P, G2Affine>) {
     return p.b_g2;
   } else {
@@ -62,19 +76,8 @@ std::span<const P> vector_of(const Parameters& p, Section section) {
   }
 }
 
-template <class P>
-void copy_points(std::span<const P> from, std::span<P> out, ThreadPool* pool) {
-  const auto body = [&](size_t begin, size_t end) {
-    std::copy(from.begin() + begin, from.begin() + end, out.begin() + begin);
-  };
-  if (pool != nullptr) {
-    pool->parallel_for(out.size(), body, size_t{1} << 16);
-  } else {
-    body(0, out.size());
-  }
-}
-
-}  // namespace
+template std::span<const G1Affine> host_points<G1Affine>(const Parameters&, Section);
+template std::span<const G2Affine> host_points<G2Affine>(const Parameters&, Section);
 
 VectorSource::VectorSource(std::shared_ptr<const Parameters> params, std::string name)
     : params_(std::move(params)), name_(std::move(name)) {
@@ -94,13 +97,13 @@ uint64_t VectorSource::identity() const {
 void VectorSource::read_g1(Section section, uint64_t first, std::span<G1Affine> out,
                            ThreadPool* pool) const {
   check_range(section, false, first, out.size());
-  copy_points(vector_of<G1Affine>(*params_, section).subspan(first, out.size()), out, pool);
+  copy_points(host_points<G1Affine>(*params_, section).subspan(first, out.size()), out, pool);
 }
 
 void VectorSource::read_g2(Section section, uint64_t first, std::span<G2Affine> out,
                            ThreadPool* pool) const {
   check_range(section, true, first, out.size());
-  copy_points(vector_of<G2Affine>(*params_, section).subspan(first, out.size()), out, pool);
+  copy_points(host_points<G2Affine>(*params_, section).subspan(first, out.size()), out, pool);
 }
 
 SectionCounts section_counts(const Parameters& p) {

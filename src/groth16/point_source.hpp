@@ -102,6 +102,10 @@ class VectorSource final : public PointSource {
 SectionCounts section_counts(const Parameters& params);
 // Whether the points are in the vectors (no source).
 bool has_host_points(const Parameters& params);
+// The vector of `section` (P: G1Affine for h, l, a, b_g1; G2Affine for b_g2, whatever `section`
+// says), empty for a set whose points are behind a source.
+template <class P>
+std::span<const P> host_points(const Parameters& params, Section section);
 
 // A set's points are not in host memory where the caller needs them there: a CPU backend, or a
 // device whose plan streams sections from the host. The engine answers it by proving again with

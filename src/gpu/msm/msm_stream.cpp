@@ -64,30 +64,53 @@ void BaseStreamer::host_copy(void* dst, const void* src, size_t bytes) const {
 void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>& ranges,
                           const std::function<void(size_t, const uint8_t*)>& consume,
                           cudaStream_t compute, bool pinned_source) {
-  if (count == 0) return;
   std::vector<size_t> sizes(count);
   for (size_t k = 0; k < count; ++k) {
     for (const auto& r : ranges(k))
       sizes[k] += r.size();
-    if (copy_ == nullptr || sizes[k] > slot_bytes_) {
-      throw std::invalid_argument("host stream: a piece of " + std::to_string(sizes[k]) +
-                                  " bytes, the streamer's slots hold " +
-                                  std::to_string(slot_bytes_));
-    }
   }
-  if (!pinned_source) reserve_host_slots();
-  const cudaStream_t copy = copy_->get();
-  // Host copy of piece k into pinned slot k % 2, once that slot's previous upload is done (piece
-  // k - 2, or the last piece of an earlier call through this slot).
-  const auto fill = [&](size_t k) {
-    if (pinned_source) return;  // copied from where it lies (upload)
-    CUZK_CUDA_CHECK(cudaSetDevice(device_));
-    if (k >= 2 || used_[k % 2]) copied_[k % 2]->sync();
-    uint8_t* dst = h_slot_[k % 2].get();
+  const auto stage = [&](size_t k, uint8_t* dst) {
     for (const auto& r : ranges(k)) {
       host_copy(dst, r.data(), r.size());
       dst += r.size();
     }
+  };
+  pipeline(sizes, pinned_source ? Stage() : Stage(stage), pinned_source ? &ranges : nullptr,
+           consume, compute);
+}
+
+void BaseStreamer::stream_produced(size_t count, const std::function<size_t(size_t)>& size,
+                                   const Stage& produce,
+                                   const std::function<void(size_t, const uint8_t*)>& consume,
+                                   cudaStream_t compute) {
+  std::vector<size_t> sizes(count);
+  for (size_t k = 0; k < count; ++k)
+    sizes[k] = size(k);
+  pipeline(sizes, produce, nullptr, consume, compute);
+}
+
+void BaseStreamer::pipeline(const std::vector<size_t>& sizes, const Stage& stage,
+                            const std::function<HostRanges(size_t)>* direct,
+                            const std::function<void(size_t, const uint8_t*)>& consume,
+                            cudaStream_t compute) {
+  const size_t count = sizes.size();
+  if (count == 0) return;
+  for (const size_t bytes : sizes) {
+    if (copy_ == nullptr || bytes > slot_bytes_) {
+      throw std::invalid_argument("host stream: a piece of " + std::to_string(bytes) +
+                                  " bytes, the streamer's slots hold " +
+                                  std::to_string(slot_bytes_));
+    }
+  }
+  if (direct == nullptr) reserve_host_slots();
+  const cudaStream_t copy = copy_->get();
+  // Piece k into pinned slot k % 2, once that slot's previous upload is done (piece k - 2, or the
+  // last piece of an earlier call through this slot).
+  const auto fill = [&](size_t k) {
+    if (direct != nullptr) return;  // copied from where it lies (upload)
+    CUZK_CUDA_CHECK(cudaSetDevice(device_));
+    if (k >= 2 || used_[k % 2]) copied_[k % 2]->sync();
+    stage(k, h_slot_[k % 2].get());
   };
   const auto upload = [&](size_t k) {
     // The device slot's previous piece (k - 2, or an earlier call's) was consumed on `compute`
@@ -96,9 +119,9 @@ void BaseStreamer::stream(size_t count, const std::function<HostRanges(size_t)>&
     if (k >= 2 || used_[k % 2]) {
       CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_[k % 2]->get(), 0));
     }
-    if (pinned_source) {
+    if (direct != nullptr) {
       uint8_t* dst = d_slot_[k % 2].get();
-      for (const auto& r : ranges(k)) {
+      for (const auto& r : (*direct)(k)) {
         CUZK_CUDA_CHECK(cudaMemcpyAsync(dst, r.data(), r.size(), cudaMemcpyHostToDevice, copy));
         dst += r.size();
       }
@@ -132,8 +155,8 @@ void BaseStreamer::for_each_chunk(
     const ChunkedMsmInput<Curve>& in, size_t chunk, cudaStream_t compute,
     const std::function<void(const Affine<Curve>*, const MsmChunk&)>& visit) {
   using Point = Affine<Curve>;
-  if (in.n == 0 || in.host_bases.empty()) return;
-  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.host_bases.size());
+  if (in.n == 0 || in.bases() == 0) return;
+  const std::vector<MsmChunk> chunks = msm_chunks(in.n, chunk, in.density, in.bases());
   if (in.d_bases != nullptr) {
     for (const MsmChunk& c : chunks)
       visit(in.d_bases + c.b0, c);

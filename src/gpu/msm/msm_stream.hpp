@@ -37,13 +37,16 @@
 
 namespace cuzk::gpu {
 
-// The bases and density of one MSM: host_bases always (streamed from them, and their count);
-// d_bases non-null when they are resident on the device. density: null, or the host bitmap whose
-// device copy is d_density (packed 64-bit words; scalar i uses base rank(i)).
+// The bases and density of one MSM: host_bases (streamed from them, and their count); d_bases
+// non-null when they are resident on the device, with resident_count their count when there are
+// no host bases (a set read from its source). density: null, or the host bitmap whose device
+// copy is d_density (packed 64-bit words; scalar i uses base rank(i)).
 template <class Curve>
 struct ChunkedMsmInput {
   std::span<const Affine<Curve>> host_bases;
   const Affine<Curve>* d_bases = nullptr;
+  size_t resident_count = 0;
+  size_t bases() const { return host_bases.empty() ? resident_count : host_bases.size(); }
   const Fr* d_scalars = nullptr;
   size_t n = 0;
   std::span<const uint64_t> density;  // empty: no density
@@ -95,12 +98,27 @@ class BaseStreamer {
               const std::function<void(size_t, const uint8_t*)>& consume, cudaStream_t compute,
               bool pinned_source = false);
 
+  // stream() for pieces made in the pinned host slots: produce(k, slot) writes piece k's size(k)
+  // bytes (at most slot_bytes()) there, on a thread of its own while the piece before is copied
+  // (points decoded from a parameter file: a device filled with no host copy of the points).
+  using Stage = std::function<void(size_t, uint8_t*)>;
+  void stream_produced(size_t count, const std::function<size_t(size_t)>& size,
+                       const Stage& produce,
+                       const std::function<void(size_t, const uint8_t*)>& consume,
+                       cudaStream_t compute);
+
   // Bytes copied to the device through the slots since construction.
   uint64_t uploaded_bytes() const { return uploaded_; }
 
  private:
   // The pinned host slots at slot_bytes_ each (made or grown here, on the calling thread).
   void reserve_host_slots();
+  // The two-slot pipeline of stream() and stream_produced(): piece k (sizes[k] bytes) staged
+  // into a pinned slot by stage(k, slot), or, with `direct`, copied from the page-locked ranges
+  // direct(k) with no staging.
+  void pipeline(const std::vector<size_t>& sizes, const Stage& stage,
+                const std::function<HostRanges(size_t)>* direct,
+                const std::function<void(size_t, const uint8_t*)>& consume, cudaStream_t compute);
   // Copies `bytes` from src to dst (pinned) on the pool.
   void host_copy(void* dst, const void* src, size_t bytes) const;
 

@@ -17,4 +17,13 @@ uint64_t sample_fingerprint(const void* data, size_t count, size_t size) {
   return h ^ count;
 }
 
+uint64_t source_run_key(const SourceRun& run) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const uint64_t v : {run.source->identity(), static_cast<uint64_t>(run.section), run.first}) {
+    h ^= v;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
 }  // namespace cuzk::gpu

@@ -1,8 +1,10 @@
 #include "gpu/prover/gpu_backend.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/ntt/quotient.hpp"
@@ -15,21 +17,28 @@ namespace cuzk::gpu {
 namespace {
 
 // The proving key's runs of points as prove_resident reads them (one cache entry each).
-struct ResidentBases {
-  std::span<const G1Affine> h, l, a_inputs, a_aux, b1_inputs, b1_aux;
-  std::span<const G2Affine> b2_inputs, b2_aux;
+struct ResidentRuns {
+  PointRun<G1Curve> h, l, a_inputs, a_aux, b1_inputs, b1_aux;
+  PointRun<G2Curve> b2_inputs, b2_aux;
 };
 
-ResidentBases resident_bases(const groth16::Parameters& params, const groth16::PartitionInput& in) {
-  const size_t inputs = in.witness->inputs.size();
-  const size_t b_inputs = in.b_input_density->popcount();
-  const std::span<const G1Affine> a(params.a), b1(params.b_g1);
-  const std::span<const G2Affine> b2(params.b_g2);
-  return {params.h,           params.l,
-          a.first(inputs),    a.subspan(inputs),
-          b1.first(b_inputs), b1.subspan(b_inputs),
-          b2.first(b_inputs), b2.subspan(b_inputs)};
+ResidentRuns resident_runs(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+  using groth16::Section;
+  const groth16::SectionCounts c = groth16::section_counts(params);
+  const uint64_t inputs = in.witness->inputs.size();
+  const uint64_t b_inputs = in.b_input_density->popcount();
+  return {point_run<G1Curve>(params, Section::kH, 0, c.h),
+          point_run<G1Curve>(params, Section::kL, 0, c.l),
+          point_run<G1Curve>(params, Section::kA, 0, inputs),
+          point_run<G1Curve>(params, Section::kA, inputs, c.a - inputs),
+          point_run<G1Curve>(params, Section::kBG1, 0, b_inputs),
+          point_run<G1Curve>(params, Section::kBG1, b_inputs, c.b_g1 - b_inputs),
+          point_run<G2Curve>(params, Section::kBG2, 0, b_inputs),
+          point_run<G2Curve>(params, Section::kBG2, b_inputs, c.b_g2 - b_inputs)};
 }
+
+// Who refuses a set read from its source on a plan that streams from host memory.
+constexpr const char* kStreamingPlan = "gpu (a plan that streams bases from the host)";
 
 // Pinned staging slots of a warm step's copies (a few of them per step).
 constexpr size_t kWarmSlotBytes = size_t{256} << 20;
@@ -81,14 +90,20 @@ void GpuBackend::leave_circuit() {
 bool GpuBackend::holds(const groth16::Parameters& params) {
   std::lock_guard lock(mu_);
   const uint64_t set = set_of(params);
-  return g1_bases_.holds(set) && (params.b_g2.empty() || g2_bases_.holds(set));
+  return g1_bases_.holds(set) &&
+         (groth16::section_counts(params).b_g2 == 0 || g2_bases_.holds(set));
 }
 
 uint64_t GpuBackend::set_of(const groth16::Parameters& p) {
   // FNV-1a over the point arrays' addresses and lengths: what tells loaded sets apart (a set
   // loaded again at the same addresses has the same points; the caches' fingerprints check).
+  // A set read from its source: the source's identity (a file's, the same across loads).
   uint64_t h = 1469598103934665603ull;
   const auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  if (p.source != nullptr) {
+    mix(p.source->identity());
+    return h | 1;
+  }
   for (const auto& [data, size] : {std::pair<const void*, size_t>{p.h.data(), p.h.size()},
                                    {p.l.data(), p.l.size()},
                                    {p.a.data(), p.a.size()},
@@ -183,13 +198,13 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
   groth16::ProverTiming local;
   groth16::ProverTiming& t = timing != nullptr ? *timing : local;
   const auto t_start = SteadyClock::now();
-  groth16::require_host_points(params, "gpu");  // until a device is filled from a source
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, in);
   if (plan.all_resident) return prove_resident(params, in, rand, t);
+  if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
   // A batch of one: the front, then each aux section.
   t.layout_s += seconds_since(t_start);  // the checks and the plan
   groth16::MsmSums sums = front_planned(params, in, t, plan);
@@ -206,56 +221,95 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
 }
 
 bool GpuBackend::warm_step(const groth16::Parameters& params, const groth16::PartitionInput& in) {
-  groth16::require_host_points(params, "gpu");
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
-  if (!begin_locked(params, in).all_resident) return false;  // a capped plan streams its bases
-  const ResidentBases rb = resident_bases(params, in);
-  uint64_t budget = std::max<uint64_t>(options_.warm_step_bytes, 1);
-  bool copied = false;
-  for (const auto& run : {rb.h, rb.l, rb.a_inputs, rb.a_aux, rb.b1_inputs, rb.b1_aux})
-    copied |= warm_run<G1Curve>(g1_bases_, run, budget);
-  for (const auto& run : {rb.b2_inputs, rb.b2_aux})
-    copied |= warm_run<G2Curve>(g2_bases_, run, budget);
+  if (begin_locked(params, in).streams()) {
+    groth16::require_host_points(params, kStreamingPlan);
+    return false;  // the plan streams bases at every proof
+  }
+  const uint64_t step =
+      params.source != nullptr ? options_.warm_source_step_bytes : options_.warm_step_bytes;
+  const bool copied = warm_locked(params, in, std::max<uint64_t>(step, 1));
   if (!copied) streamer_.release_device();  // every run resident: the slots' device half goes
   return copied;
 }
 
+bool GpuBackend::warm_locked(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                             uint64_t budget) {
+  const ResidentRuns r = resident_runs(params, in);
+  bool copied = false;
+  for (const auto& run : {r.h, r.l, r.a_inputs, r.a_aux, r.b1_inputs, r.b1_aux})
+    copied |= warm_run<G1Curve>(g1_bases_, run, budget);
+  for (const auto& run : {r.b2_inputs, r.b2_aux})
+    copied |= warm_run<G2Curve>(g2_bases_, run, budget);
+  return copied;
+}
+
 template <class Curve>
-bool GpuBackend::warm_run(BasesCache<Curve>& cache, std::span<const Affine<Curve>> run,
-                          uint64_t& budget) {
+const Affine<Curve>* GpuBackend::device_copy(BasesCache<Curve>& cache, const PointRun<Curve>& run) {
+  if (!run.sourced()) return cache.get(run.host, stream_->get());
+  uint64_t unbounded = UINT64_MAX;
+  warm_run<Curve>(cache, run, unbounded);
+  return cache.whole(run.source);
+}
+
+// The planned and batch paths' instances (gpu_backend_planned.cpp, gpu_backend_batch.cpp).
+template const G1Affine* GpuBackend::device_copy<G1Curve>(BasesCache<G1Curve>&,
+                                                          const PointRun<G1Curve>&);
+template const G2Affine* GpuBackend::device_copy<G2Curve>(BasesCache<G2Curve>&,
+                                                          const PointRun<G2Curve>&);
+
+template <class Curve>
+bool GpuBackend::warm_run(BasesCache<Curve>& cache, const PointRun<Curve>& run, uint64_t& budget) {
   using Point = Affine<Curve>;
-  if (run.empty()) return false;
+  if (run.size() == 0) return false;
   bool copied = false;
   while (budget >= sizeof(Point)) {
+    const auto copy = [&](Point* dst, size_t offset, size_t n) {
+      // Through the pinned slots: host copies on the pool (8.4 GB/s from pageable memory
+      // against 55 GB/s pinned on the H200, gpu-anchors: ~5.6 s against ~1 s for PoRep's
+      // 47 GB), or points decoded from the source into the slot on the pool.
+      if (streamer_.slot_bytes() < kWarmSlotBytes) streamer_.reserve(kWarmSlotBytes);
+      const size_t per = streamer_.slot_bytes() / sizeof(Point);
+      const size_t pieces = (n + per - 1) / per;
+      const auto points = [&](size_t k) { return std::min(per, n - k * per); };
+      const cudaStream_t s = stream_->get();
+      const auto consume = [&](size_t k, const uint8_t* d) {
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dst + k * per, d, points(k) * sizeof(Point),
+                                        cudaMemcpyDeviceToDevice, s));
+      };
+      if (run.sourced()) {
+        const SourceRun& from = run.source;
+        streamer_.stream_produced(
+            pieces, [&](size_t k) { return points(k) * sizeof(Point); },
+            [&](size_t k, uint8_t* slot) {
+              const std::span<Point> out(reinterpret_cast<Point*>(slot), points(k));
+              const uint64_t first = from.first + offset + k * per;
+              if constexpr (std::is_same_v<Curve, G1Curve>) {
+                from.source->read_g1(from.section, first, out, options_.pool);
+              } else {
+                from.source->read_g2(from.section, first, out, options_.pool);
+              }
+            },
+            consume, s);
+      } else {
+        streamer_.stream(
+            pieces,
+            [&](size_t k) {
+              const std::span<const Point> piece = run.host.subspan(offset + k * per, points(k));
+              return BaseStreamer::HostRanges{
+                  {reinterpret_cast<const uint8_t*>(piece.data()), piece.size_bytes()}};
+            },
+            consume, s);
+      }
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+      budget -= n * sizeof(Point);
+    };
+    const size_t most = budget / sizeof(Point);
     const bool whole =
-        cache.fill(run, budget / sizeof(Point), [&](Point* dst, std::span<const Point> src) {
-          // Through the pinned slots, host copies on the pool: 8.4 GB/s from pageable memory
-          // against 55 GB/s pinned on the H200 (gpu-anchors), ~5.6 s against ~1 s for PoRep's 47
-          // GB.
-          if (streamer_.slot_bytes() < kWarmSlotBytes) streamer_.reserve(kWarmSlotBytes);
-          const size_t per = streamer_.slot_bytes() / sizeof(Point);
-          const size_t pieces = (src.size() + per - 1) / per;
-          const cudaStream_t s = stream_->get();
-          streamer_.stream(
-              pieces,
-              [&](size_t k) {
-                const std::span<const Point> piece =
-                    src.subspan(k * per).first(std::min(per, src.size() - k * per));
-                return BaseStreamer::HostRanges{
-                    {reinterpret_cast<const uint8_t*>(piece.data()), piece.size_bytes()}};
-              },
-              [&](size_t k, const uint8_t* d) {
-                const size_t count = std::min(per, src.size() - k * per);
-                CUZK_CUDA_CHECK(cudaMemcpyAsync(dst + k * per, d, count * sizeof(Point),
-                                                cudaMemcpyDeviceToDevice, s));
-              },
-              s);
-          CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
-          budget -= src.size_bytes();
-        });
+        run.sourced() ? cache.fill(run.source, most, copy) : cache.fill(run.host, most, copy);
     if (whole) break;
     copied = true;
   }
@@ -279,7 +333,7 @@ size_t GpuBackend::batch_limit(const groth16::Parameters& params,
 // registration did not return in 150 s on the H100 host (FileCopy); a PCE file is read.
 groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& params,
                                                     const groth16::PartitionInput& in) {
-  groth16::require_host_points(params, "gpu");
+  if (!groth16::has_host_points(params)) return {};  // nothing of the points on the host
   MemoryPlan plan = plan_for(params, in);
   if (plan.all_resident) return {};
   if (options_.adjust_plan) options_.adjust_plan(plan);
@@ -324,12 +378,12 @@ groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
   groth16::ProverTiming local;
   groth16::ProverTiming& t = timing != nullptr ? *timing : local;
   const auto t0 = SteadyClock::now();
-  groth16::require_host_points(params, "gpu");
   groth16::check_partition_fits(params, in);
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, in);
+  if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
   const double planned_s = seconds_since(t0);  // the checks and the plan
   groth16::MsmSums sums = front_planned(params, in, t, plan);
   t.layout_s += planned_s;
@@ -342,12 +396,12 @@ void GpuBackend::aux_msm(const groth16::Parameters& params, groth16::AuxSection 
                          std::span<groth16::MsmSums> sums,
                          std::span<groth16::ProverTiming> timings) {
   const auto t0 = SteadyClock::now();
-  groth16::require_host_points(params, "gpu");
   groth16::check_batch_fits(params, inputs, sums.size(), timings.size());
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, inputs.front());
+  if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
   // The checks and the plan, shared like the section's time.
   const double planned_s = seconds_since(t0) / static_cast<double>(timings.size());
   for (groth16::ProverTiming& t : timings) {
@@ -405,6 +459,10 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
                                           const groth16::ProofRandomness& rand,
                                           groth16::ProverTiming& t) {
   const auto t_start = SteadyClock::now();
+  // A set read from its source: what the engine's warm steps have not copied yet (the tools
+  // prove with none), counted as upload.
+  if (params.source != nullptr) warm_locked(params, in, UINT64_MAX);
+  const double read_s = seconds_since(t_start);
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
@@ -456,31 +514,37 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
   quotient_in_place(d_a, d_b, d_c, domain, *ntt_);
   quotient_done.record(s);
   quotient_done.sync();
-  t.upload_s = uploaded.ms_since(start) / 1e3;
+  t.upload_s = read_s + uploaded.ms_since(start) / 1e3;
   t.spmv_s = evaluated.ms_since(uploaded) / 1e3;
   t.quotient_s = quotient_done.ms_since(evaluated) / 1e3;
 
   const Fr* const d_inputs = d_w_.get();
   const Fr* const d_aux = d_w_.get() + inputs;
-  const ResidentBases rb = resident_bases(params, in);
+  // The runs' device copies: a host set's uploaded on a miss, a source set's made whole above.
+  const ResidentRuns r = resident_runs(params, in);
+  const auto sum = [&]<class Curve>(BasesCache<Curve>& cache, const PointRun<Curve>& run,
+                                    const Fr* d_scalars, size_t scalars, const uint64_t* density) {
+    if (run.size() == 0 || scalars == 0) return Jacobian<Curve>::identity();
+    return msm_resident<Curve>(device_copy(cache, run), run.size(), d_scalars, scalars, density);
+  };
   groth16::MsmSums sums;
   auto t0 = SteadyClock::now();
-  sums.h = msm_resident<G1Curve>(g1_bases_, rb.h, d_a, n - 1, nullptr);
+  sums.h = sum(g1_bases_, r.h, d_a, n - 1, nullptr);
   t.msm_h_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.l = msm_resident<G1Curve>(g1_bases_, rb.l, d_aux, aux, nullptr);
+  sums.l = sum(g1_bases_, r.l, d_aux, aux, nullptr);
   t.msm_l_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.a = msm_resident<G1Curve>(g1_bases_, rb.a_inputs, d_inputs, inputs, nullptr) +
-           msm_resident<G1Curve>(g1_bases_, rb.a_aux, d_aux, aux, densities[0]);
+  sums.a = sum(g1_bases_, r.a_inputs, d_inputs, inputs, nullptr) +
+           sum(g1_bases_, r.a_aux, d_aux, aux, densities[0]);
   t.msm_a_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.b_g1 = msm_resident<G1Curve>(g1_bases_, rb.b1_inputs, d_inputs, inputs, densities[1]) +
-              msm_resident<G1Curve>(g1_bases_, rb.b1_aux, d_aux, aux, densities[2]);
+  sums.b_g1 = sum(g1_bases_, r.b1_inputs, d_inputs, inputs, densities[1]) +
+              sum(g1_bases_, r.b1_aux, d_aux, aux, densities[2]);
   t.msm_b_g1_s = seconds_since(t0);
   t0 = SteadyClock::now();
-  sums.b_g2 = msm_resident<G2Curve>(g2_bases_, rb.b2_inputs, d_inputs, inputs, densities[1]) +
-              msm_resident<G2Curve>(g2_bases_, rb.b2_aux, d_aux, aux, densities[2]);
+  sums.b_g2 = sum(g2_bases_, r.b2_inputs, d_inputs, inputs, densities[1]) +
+              sum(g2_bases_, r.b2_aux, d_aux, aux, densities[2]);
   t.msm_b_g2_s = seconds_since(t0);
   t0 = SteadyClock::now();
   const groth16::Proof proof = groth16::assemble_proof(params.vk, sums, rand);
@@ -499,14 +563,11 @@ std::vector<Fr> GpuBackend::coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> 
 }
 
 template <class Curve>
-Jacobian<Curve> GpuBackend::msm_resident(BasesCache<Curve>& cache,
-                                         std::span<const Affine<Curve>> bases, const Fr* d_scalars,
-                                         size_t n, const uint64_t* d_density) {
+Jacobian<Curve> GpuBackend::msm_resident(const Affine<Curve>* d_bases, size_t count,
+                                         const Fr* d_scalars, size_t n, const uint64_t* d_density) {
   last_msm_ = MsmStats{};
-  if (n == 0 || bases.empty()) return Jacobian<Curve>::identity();
-  const cudaStream_t s = stream_->get();
-  const Affine<Curve>* d_bases = cache.get(bases, s);
-  return msm_split<Curve>(d_bases, d_scalars, n, d_density, ws_, s, &last_msm_);
+  if (n == 0 || count == 0) return Jacobian<Curve>::identity();
+  return msm_split<Curve>(d_bases, d_scalars, n, d_density, ws_, stream_->get(), &last_msm_);
 }
 
 template <class Curve>

@@ -54,6 +54,9 @@ struct GpuBackendOptions {
   // Bytes of bases one warm_step() copies at most: ~0.1 s through the pinned slots at the H200's
   // 52.7 GB/s, the longest a WinningPoSt waits for the step in progress (tests: smaller).
   uint64_t warm_step_bytes = uint64_t{4} << 30;
+  // The same for a set read from its PointSource (a .params file, decoded on the pool into the
+  // pinned slots): reading runs at ~1 GB/s, not the link's rate, so a step is ~0.5 s.
+  uint64_t warm_source_step_bytes = uint64_t{512} << 20;
   // Bytes of a staging slot of the row-block SpMV at most (tests: smaller, so that a matrix
   // takes many blocks).
   uint64_t matrix_slot_bytes = kMinMatrixSlotBytes;
@@ -69,6 +72,13 @@ class GpuBackend final : public groth16::ProverBackend {
   // leave room beside them (memory_plan.hpp: plan_beside).
   void leave_circuit() override;
   bool holds(const groth16::Parameters& params) override;
+  // A set read from its source proves here when the plan keeps every base resident, whole
+  // MSMs or chunked (the warm steps read the source; nothing of the points stays on the host).
+  // A plan that streams sections from host memory cannot: prove, warm_step, prove_front and
+  // aux_msm then throw groth16::HostPointsNeeded. The forecast needs the recorded circuit
+  // (none: false).
+  bool proves_from_source(const groth16::Parameters& params,
+                          const pce::RecordedCircuit* circuit) override;
   void set_host_admission(groth16::HostAdmission a) override;
   groth16::Proof prove(const groth16::Parameters& params, const groth16::PartitionInput& in,
                        const groth16::ProofRandomness& rand,
@@ -119,14 +129,24 @@ class GpuBackend final : public groth16::ProverBackend {
   template <class Curve>
   Jacobian<Curve> msm(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
                       const DensityTracker* density, std::span<const Fr> scalars);
-  // The split MSM of n device scalars over (a device copy of) `bases`; caller holds mu_.
+  // The split MSM of n device scalars over `count` device bases (none: the identity); caller
+  // holds mu_.
   template <class Curve>
-  Jacobian<Curve> msm_resident(BasesCache<Curve>& cache, std::span<const Affine<Curve>> bases,
-                               const Fr* d_scalars, size_t n, const uint64_t* d_density);
-  // Copies up to `budget` more bytes of `run` to its cache entry (through the pinned slots),
-  // less what it copied from budget; whether the run was not yet whole. Caller holds mu_.
+  Jacobian<Curve> msm_resident(const Affine<Curve>* d_bases, size_t count, const Fr* d_scalars,
+                               size_t n, const uint64_t* d_density);
+  // Copies up to `budget` more bytes of `run` to its cache entry through the pinned slots (host
+  // copies, or points read from the source), less what it copied from budget; whether the run
+  // was not yet whole. Caller holds mu_.
   template <class Curve>
-  bool warm_run(BasesCache<Curve>& cache, std::span<const Affine<Curve>> run, uint64_t& budget);
+  bool warm_run(BasesCache<Curve>& cache, const PointRun<Curve>& run, uint64_t& budget);
+  // The device copy of `run`, whole: a host run uploaded on a miss, a source run read through
+  // the slots. Caller holds mu_.
+  template <class Curve>
+  const Affine<Curve>* device_copy(BasesCache<Curve>& cache, const PointRun<Curve>& run);
+  // Every run of the all-resident plan of `in` one warm step further (budget bytes at most):
+  // whether any run was not yet whole. Caller holds mu_.
+  bool warm_locked(const groth16::Parameters& params, const groth16::PartitionInput& in,
+                   uint64_t budget);
   void activate() const;
   groth16::Proof prove_resident(const groth16::Parameters& params,
                                 const groth16::PartitionInput& in,
@@ -180,6 +200,9 @@ class GpuBackend final : public groth16::ProverBackend {
   // The plan of a proof of `in` now, beside the other sets' cached bases when they leave it
   // unchanged (else keep_others is false). Caller holds mu_.
   PlanBeside plan_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
+  // The bytes a plan may use: the memory limit, else the device's free memory and this
+  // backend's. Caller holds mu_.
+  uint64_t cap_locked() const;
   // Which parameter set `params` is, for the bases caches (never 0: no set).
   static uint64_t set_of(const groth16::Parameters& params);
   void clear_locked();

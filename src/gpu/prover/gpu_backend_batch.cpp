@@ -22,15 +22,16 @@ namespace {
 // The batch's sums of one section over one curve: bases (resident or streamed), a visit per chunk
 // that sums each partition's ones into partial[p] and appends its tail, then each tail's MSM.
 template <class Curve>
-void sum_section(BaseStreamer& streamer, BasesCache<Curve>& cache, bool resident,
-                 std::span<const Affine<Curve>> bases, const DensityTracker* density,
+void sum_section(BaseStreamer& streamer, const Affine<Curve>* d_bases,
+                 std::span<const Affine<Curve>> host, size_t count, const DensityTracker* density,
                  const uint64_t* d_density, size_t aux, size_t chunk,
                  std::span<const WitnessScratch> witnesses, std::span<MsmTail<Curve>> tails,
                  Fr* d_chunk, MsmWorkspace& ws, cudaStream_t s,
                  std::vector<Jacobian<Curve>>& partial) {
   ChunkedMsmInput<Curve> in;
-  in.host_bases = bases;
-  in.d_bases = resident ? cache.get(bases, s) : nullptr;
+  in.host_bases = host;
+  in.d_bases = d_bases;
+  in.resident_count = count;
   in.n = aux;
   if (density != nullptr) {
     in.density = density->words();
@@ -82,8 +83,8 @@ void GpuBackend::aux_planned(const groth16::Parameters& params, groth16::AuxSect
     }
     batch_key_ = key;
   }
-  const groth16::AuxSectionBases bases =
-      groth16::aux_section_bases(params, section, inputs.front());
+  const groth16::AuxSectionRange bases =
+      groth16::aux_section_range(params, section, inputs.front());
   const uint64_t* d_density = nullptr;
   if (bases.density != nullptr) {
     if (section_density_source_ != bases.density) {
@@ -119,8 +120,10 @@ void GpuBackend::aux_planned(const groth16::Parameters& params, groth16::AuxSect
     std::vector<MsmTail<G2Curve>> tails;
     tails_of(tails);
     std::vector<G2Jacobian> partial;
-    sum_section<G2Curve>(streamer_, g2_bases_, resident, bases.g2, bases.density, d_density, aux,
-                         chunk, batch_witness_, tails, d_chunk_scalars_.get(), ws_, s, partial);
+    const auto run = point_run<G2Curve>(params, bases.section, bases.first, bases.count);
+    sum_section<G2Curve>(streamer_, resident ? device_copy(g2_bases_, run) : nullptr, run.host,
+                         run.size(), bases.density, d_density, aux, chunk, batch_witness_, tails,
+                         d_chunk_scalars_.get(), ws_, s, partial);
     for (size_t p = 0; p < k; ++p)
       groth16::add_aux_sum(sums[p], section, G1Jacobian::identity(), partial[p]);
   } else {
@@ -128,8 +131,10 @@ void GpuBackend::aux_planned(const groth16::Parameters& params, groth16::AuxSect
     std::vector<MsmTail<G1Curve>> tails;
     tails_of(tails);
     std::vector<G1Jacobian> partial;
-    sum_section<G1Curve>(streamer_, g1_bases_, resident, bases.g1, bases.density, d_density, aux,
-                         chunk, batch_witness_, tails, d_chunk_scalars_.get(), ws_, s, partial);
+    const auto run = point_run<G1Curve>(params, bases.section, bases.first, bases.count);
+    sum_section<G1Curve>(streamer_, resident ? device_copy(g1_bases_, run) : nullptr, run.host,
+                         run.size(), bases.density, d_density, aux, chunk, batch_witness_, tails,
+                         d_chunk_scalars_.get(), ws_, s, partial);
     for (size_t p = 0; p < k; ++p)
       groth16::add_aux_sum(sums[p], section, partial[p], G2Jacobian::identity());
   }

@@ -18,20 +18,22 @@ namespace cuzk::gpu {
 
 namespace {
 
-ProverShape prover_shape(const groth16::Parameters& params, const groth16::PartitionInput& in) {
-  const pce::CompactWitness& w = *in.witness;
+// The shape of a partition proof over a set with `counts`: its sections from the counts, the
+// rest from the partition (a recorded circuit's rows, or given a, b, c's).
+ProverShape prover_shape(const groth16::SectionCounts& c, uint64_t inputs, uint64_t aux,
+                         uint64_t witness_values, const pce::RecordedCircuit* circuit,
+                         uint64_t rows) {
   ProverShape shape;
-  shape.domain = EvaluationDomain::for_size(in.rows()).size();
-  shape.inputs = w.inputs.size();
-  shape.aux = w.num_aux;
-  shape.witness_values = w.aux_values.size();
-  shape.recorded = in.circuit != nullptr;
-  shape.pce_bytes = shape.recorded ? DeviceCircuit::bytes_for(*in.circuit) : 0;
-  shape.rows = in.rows();
+  shape.domain = EvaluationDomain::for_size(rows).size();
+  shape.inputs = inputs;
+  shape.aux = aux;
+  shape.witness_values = witness_values;
+  shape.recorded = circuit != nullptr;
+  shape.pce_bytes = shape.recorded ? DeviceCircuit::bytes_for(*circuit) : 0;
+  shape.rows = rows;
   const uint64_t widest = std::max(shape.inputs, shape.aux);
   constexpr uint32_t g1 = sizeof(G1Affine), g2 = sizeof(G2Affine);
   constexpr uint32_t x1 = sizeof(Xyzz<G1Curve>), x2 = sizeof(Xyzz<G2Curve>);
-  const groth16::SectionCounts c = groth16::section_counts(params);
   shape.sections = {{"h", c.h, shape.domain - 1, g1, x1},
                     {"l", c.l, shape.aux, g1, x1},
                     {"a", c.a, widest, g1, x1},
@@ -40,16 +42,23 @@ ProverShape prover_shape(const groth16::Parameters& params, const groth16::Parti
   return shape;
 }
 
-// One msm_split run in chunks over resident (cached) or streamed bases.
+ProverShape prover_shape(const groth16::Parameters& params, const groth16::PartitionInput& in) {
+  const pce::CompactWitness& w = *in.witness;
+  return prover_shape(groth16::section_counts(params), w.inputs.size(), w.num_aux,
+                      w.aux_values.size(), in.circuit, in.rows());
+}
+
+// One msm_split run in chunks over resident (d_bases) or streamed (host) bases.
 template <class Curve>
-Jacobian<Curve> chunked_msm(BaseStreamer& streamer, BasesCache<Curve>& cache, bool resident,
-                            std::span<const Affine<Curve>> bases, const Fr* d_scalars, size_t n,
-                            const DensityTracker* density, const uint64_t* d_density, size_t chunk,
-                            MsmWorkspace& ws, cudaStream_t s, MsmStats* stats) {
-  if (n == 0 || bases.empty()) return Jacobian<Curve>::identity();
+Jacobian<Curve> chunked_msm(BaseStreamer& streamer, const Affine<Curve>* d_bases,
+                            std::span<const Affine<Curve>> host, size_t count, const Fr* d_scalars,
+                            size_t n, const DensityTracker* density, const uint64_t* d_density,
+                            size_t chunk, MsmWorkspace& ws, cudaStream_t s, MsmStats* stats) {
+  if (n == 0 || count == 0) return Jacobian<Curve>::identity();
   ChunkedMsmInput<Curve> in;
-  in.host_bases = bases;
-  in.d_bases = resident ? cache.get(bases, s) : nullptr;
+  in.host_bases = host;
+  in.d_bases = d_bases;
+  in.resident_count = count;
   in.d_scalars = d_scalars;
   in.n = n;
   if (density != nullptr) {
@@ -61,19 +70,36 @@ Jacobian<Curve> chunked_msm(BaseStreamer& streamer, BasesCache<Curve>& cache, bo
 
 }  // namespace
 
+uint64_t GpuBackend::cap_locked() const {
+  if (options_.memory_limit != 0) return options_.memory_limit;
+  // Uncapped: the device's free memory plus what this backend holds (its to lay out again).
+  size_t free_b = 0, total_b = 0;
+  CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  return free_b + cap_.in_use();
+}
+
 PlanBeside GpuBackend::plan_locked(const groth16::Parameters& params,
                                    const groth16::PartitionInput& in) {
-  uint64_t cap = options_.memory_limit;
-  if (cap == 0) {
-    // Uncapped: the device's free memory plus what this backend holds (its to lay out again).
-    size_t free_b = 0, total_b = 0;
-    CUZK_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    cap = free_b + cap_.in_use();
-  }
   const uint64_t set = set_of(params);
-  return plan_beside(prover_shape(params, in), cap,
+  return plan_beside(prover_shape(params, in), cap_locked(),
                      g1_bases_.bytes_except(set) + g2_bases_.bytes_except(set),
                      options_.pool != nullptr, options_.max_chunk_scalars);
+}
+
+bool GpuBackend::proves_from_source(const groth16::Parameters& params,
+                                    const pce::RecordedCircuit* circuit) {
+  // Before any witness: the recorded circuit's inputs, aux and rows, every aux value taken as
+  // non-0/1 (the working set at its largest). Given a, b, c (no circuit), the shape is not known
+  // before the witness (a, b_g1, b_g2 keep only the points of used variables).
+  if (circuit == nullptr) return false;
+  const ProverShape shape =
+      prover_shape(groth16::section_counts(params), circuit->num_inputs, circuit->num_aux,
+                   circuit->num_aux, circuit, circuit->num_rows);
+  std::lock_guard lock(mu_);
+  activate();
+  return !plan_device_memory(shape, cap_locked(), options_.pool != nullptr,
+                             options_.max_chunk_scalars)
+              .streams();
 }
 
 groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
@@ -217,8 +243,10 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   groth16::MsmSums sums;
   t.layout_s += seconds_since(t0);
   t0 = SteadyClock::now();
+  const PointRun<G1Curve> h =
+      point_run<G1Curve>(params, groth16::Section::kH, 0, groth16::section_counts(params).h);
   sums.h =
-      chunked_msm<G1Curve>(streamer_, g1_bases_, rh, std::span<const G1Affine>(params.h),
+      chunked_msm<G1Curve>(streamer_, rh ? device_copy(g1_bases_, h) : nullptr, h.host, h.size(),
                            d_abc_[0].get(), n - 1, nullptr, nullptr, chunk, ws_, s, &last_msm_);
   t.msm_h_s = seconds_since(t0);
   t0 = SteadyClock::now();
@@ -234,21 +262,22 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   d_input_density_.upload(b_words, s);
   h2d_ += inputs * sizeof(Fr) + b_words.size() * 8;
   const size_t b_inputs = in.b_input_density->popcount();
-  const auto a_in = std::span<const G1Affine>(params.a).first(inputs);
-  const auto b1_in = std::span<const G1Affine>(params.b_g1).first(b_inputs);
-  const auto b2_in = std::span<const G2Affine>(params.b_g2).first(b_inputs);
+  const auto a_in = point_run<G1Curve>(params, groth16::Section::kA, 0, inputs);
+  const auto b1_in = point_run<G1Curve>(params, groth16::Section::kBG1, 0, b_inputs);
+  const auto b2_in = point_run<G2Curve>(params, groth16::Section::kBG2, 0, b_inputs);
   sums.l = G1Jacobian::identity();
-  sums.a = msm_split<G1Curve>(g1_bases_.get(a_in, s), d_inputs_.get(), inputs, nullptr, ws_, s);
+  sums.a =
+      msm_split<G1Curve>(device_copy(g1_bases_, a_in), d_inputs_.get(), inputs, nullptr, ws_, s);
   const double a_s = seconds_since(t0);
   t0 = SteadyClock::now();
   sums.b_g1 = b_inputs == 0 ? G1Jacobian::identity()
-                            : msm_split<G1Curve>(g1_bases_.get(b1_in, s), d_inputs_.get(), inputs,
-                                                 d_input_density_.get(), ws_, s);
+                            : msm_split<G1Curve>(device_copy(g1_bases_, b1_in), d_inputs_.get(),
+                                                 inputs, d_input_density_.get(), ws_, s);
   const double b1_s = seconds_since(t0);
   t0 = SteadyClock::now();
   sums.b_g2 = b_inputs == 0 ? G2Jacobian::identity()
-                            : msm_split<G2Curve>(g2_bases_.get(b2_in, s), d_inputs_.get(), inputs,
-                                                 d_input_density_.get(), ws_, s);
+                            : msm_split<G2Curve>(device_copy(g2_bases_, b2_in), d_inputs_.get(),
+                                                 inputs, d_input_density_.get(), ws_, s);
   t.msm_a_s += a_s;
   t.msm_b_g1_s += b1_s;
   t.msm_b_g2_s += seconds_since(t0);
