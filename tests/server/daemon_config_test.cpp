@@ -141,9 +141,10 @@ TEST(DaemonConfig, HostPointsAreAlwaysKeptUnlessAuto) {
       FAIL() << "no error for " << bad;
     } catch (const ConfigError& e) {
       EXPECT_NE(std::string(e.what()).find("[srs] host_points"), std::string::npos) << e.what();
-      if (std::string(bad).find("never") != std::string::npos)  // names what it takes
+      if (std::string(bad).find("never") != std::string::npos) {  // names what it takes
         EXPECT_NE(std::string(e.what()).find("is not one of always, auto"), std::string::npos)
             << e.what();
+      }
     }
   }
 }
