@@ -100,10 +100,10 @@ struct SrsInfo {
   // Host bytes: of the set as loaded (the vk, the recording, the points when they are in host
   // memory, a host copy loaded on demand), or as last loaded when it is not.
   uint64_t size_bytes = 0;
-  uint64_t host_bytes = 0;  // what the host holds of it now (0: not loaded)
   uint32_t ref_count = 0;
   // Bytes of its points page-locked in place for a capped device that streams them (0: none).
   uint64_t page_locked_bytes = 0;
+  uint64_t host_bytes = 0;  // what the host holds of it now (0: not loaded)
 };
 
 struct QueueInfo {
