@@ -81,6 +81,12 @@ Engine::Impl::Impl(EngineConfig c, std::vector<std::shared_ptr<const CircuitHand
       srs([this](const std::string& id) { return resolve_srs(id); }, budget, pool,
           config.pce_enabled
               ? SrsManager::PceLoader([this](const std::string& id) { return load_pce(id); })
+              : nullptr,
+          config.srs_host_points == EngineConfig::HostPoints::kAuto
+              ? SrsManager::HostPolicy(
+                    [this](const groth16::Parameters& meta, const pce::RecordedCircuit* recording) {
+                      return wants_host_points(meta, recording);
+                    })
               : nullptr),
       scheduler({config.max_batch_size, config.max_batch_wait_ms, config.sort_by_type}),
       spool(config.spool_dir, config.spool_max_bytes) {
@@ -122,6 +128,16 @@ SrsSpec Engine::Impl::resolve_srs(const std::string& id) const {
     return *spec;
   }
   throw std::invalid_argument("unknown circuit id \"" + id + "\"");
+}
+
+bool Engine::Impl::wants_host_points(const groth16::Parameters& meta,
+                                     const pce::RecordedCircuit* recording) const {
+  // The provers exist from start() (the constructor's), before any load. Every one is asked: a
+  // worker that cannot prove from the file would load the host copy at its first partition.
+  if (!gpu_provers || provers.empty()) return true;
+  return std::any_of(provers.begin(), provers.end(), [&](const auto& w) {
+    return !w->backend->proves_from_source(meta, recording);
+  });
 }
 
 std::shared_ptr<const pce::RecordedCircuit> Engine::Impl::load_pce(const std::string& id) {

@@ -43,6 +43,12 @@ struct EngineConfig {
   bool allow_insecure_params = false;
   bool verify_param_digests = false;
   bool check_param_subgroups = false;
+  // [srs] host_points: whether a parameter set's points are kept in host memory. kAlways: every
+  // loaded set has its host copy (as before). kAuto: a set every prover worker can prove from the
+  // file (its device keeps the whole set: ProverBackend::proves_from_source) is opened without
+  // its points; a host copy is then loaded only for whoever needs one (the CPU fallback).
+  enum class HostPoints { kAlways, kAuto };
+  HostPoints srs_host_points = HostPoints::kAlways;
   uint64_t memory_budget_bytes = 0;  // 0: no limit
   std::string backend = "auto";      // cpu | gpu | auto
   std::vector<int> gpus;             // device ordinals; empty: all

@@ -120,6 +120,10 @@ struct Engine::Impl {
   void resume_spooled();
   SrsSpec resolve_srs(const std::string& id) const;
   std::shared_ptr<const pce::RecordedCircuit> load_pce(const std::string& id);
+  // [srs] host_points = auto: whether a set opened without its points (`meta`) needs its host
+  // copy: yes unless every prover is a device that proves it from the file.
+  bool wants_host_points(const groth16::Parameters& meta,
+                         const pce::RecordedCircuit* recording) const;
   // Host bytes a partition holds from its synthesis until its proof is out: the compact
   // witness for a device prover (reserved at its bound, one Fr per variable, and settled on the
   // real size once synthesized), the classic working set otherwise.
@@ -178,6 +182,11 @@ struct Engine::Impl {
     std::vector<uint8_t> proof;
     std::string error;
     bool verify_failed = false;
+    // The device needs the set's points in host memory (groth16::HostPointsNeeded); no retry
+    // mends what failed (a bad point in the file, no memory for the host copy).
+    bool host_points_needed = false;
+    bool no_retry = false;
+    bool on_cpu_fallback = false;  // proved (or failed) by the CPU fallback, not the worker
     // The last attempt's prover phases and self-verification, for the status page's spans.
     groth16::ProverTiming timing;
     Clock::time_point started, verify_started, verify_ended;
@@ -205,13 +214,19 @@ struct Engine::Impl {
   // streams them (once per load and worker: SrsManager::lock_points; unlocked, the 32 GiB PoRep
   // set's first proof took 1.2 s longer on an H100, and at 16 GiB the prover kept a 5.9 GB
   // page-locked copy of the matrices, 2026-12-06).
-  void lock_streamed_points(ProverWorker& w, const ProverItem& item);
+  void lock_streamed_points(ProverWorker& w, ProverItem& item);
+  // The parameters `w` proves `item` with: the lease's, unless they are behind a source
+  // (opened without the points) and w's backend cannot prove from it (a CPU, or a device that
+  // says so): then the set's host copy (SrsManager::acquire_host), kept with the item so that
+  // every step of its proof (warm steps, a batch's front and sections) sees the same set.
+  // Throws acquire_host's refusal. Not under mu (a host copy loads).
+  const groth16::Parameters& params_for(ProverWorker& w, ProverItem& item);
   // After a proof on w: w.holding from its backend, and the set HOT on w unless it streams.
   void note_device_holding(ProverWorker& w, const LoadedSrs& srs_ref);
   // The sets w's device no longer holds are no longer HOT there.
   void forget_dropped_sets(ProverWorker& w);
   // The backend's batch_limit for item's circuit (1 for a partition without a recording).
-  size_t batch_limit_for(ProverWorker& w, const ProverItem& item);
+  size_t batch_limit_for(ProverWorker& w, ProverItem& item);
   // Proves `item` alone with its retries and completes it; `lock` (on mu) is held on entry and
   // on return, released while proving.
   void prove_alone(ProverWorker& w, ProverItem item, std::unique_lock<std::mutex>& lock);
@@ -221,7 +236,7 @@ struct Engine::Impl {
                    std::unique_lock<std::mutex>& lock);
   // The backend's warm steps for item's circuit (a piece of its bases on the device each), with
   // preempt_for between them: a WinningPoSt waits for one step, not a 47 GB upload. Same locking.
-  void warm_device(ProverWorker& w, const ProverItem& item, std::unique_lock<std::mutex>& lock);
+  void warm_device(ProverWorker& w, ProverItem& item, std::unique_lock<std::mutex>& lock);
   // `first` and the next partitions of its job, up to `limit`, as one batch (fronts, then the
   // aux sections); a higher-priority partition is proved alone between two steps. Same locking.
   void prove_batch(ProverWorker& w, ProverItem first, size_t limit,

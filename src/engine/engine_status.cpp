@@ -195,8 +195,10 @@ EngineActivity Engine::activity(double window_s) const {
   a.host.reserved_bytes = m.budget.in_use();
   a.host.peak_bytes = m.budget.peak();
   a.host.resident_bytes = resident_set_bytes();
+  // What the host holds: a set opened without its points (COLD off a device) still holds its
+  // vk and recording; its points count only where they are.
   for (const SrsInfo& srs : m.srs.list())
-    if (srs.tier != SrsTier::kCold) a.host.srs_bytes += srs.size_bytes;
+    a.host.srs_bytes += srs.host_bytes;
 #if defined(CUZK_HAVE_CUDA)
   if (!a.devices.empty()) {
     const auto devices = devices_or_none();
@@ -248,7 +250,7 @@ std::string Engine::metrics_text() const {
                         (srs.tier == SrsTier::kWarm && tier[0] == 'w') ||
                         (srs.tier == SrsTier::kCold && tier[0] == 'c');
       m.metrics.set("cuzk_srs_loaded_bytes", {{"circuit_id", srs.circuit_id}, {"tier", tier}},
-                    here && srs.tier != SrsTier::kCold ? static_cast<double>(srs.size_bytes) : 0);
+                    here ? static_cast<double>(srs.host_bytes) : 0);
     }
   }
   m.metrics.set("cuzk_uptime_seconds", {}, static_cast<double>(s.uptime_seconds));

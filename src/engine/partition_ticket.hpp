@@ -67,6 +67,9 @@ struct ProverItem {
   // another worker, the name of the one it failed on (which does not take it again).
   std::vector<std::string> failures;
   std::string not_on;
+  // The host copy of a set leased without its points, once a prover needed it
+  // (Engine::Impl::params_for); a batch's members share it.
+  std::shared_ptr<const groth16::Parameters> host;
 
   // The one place the prover side decides between the two inputs: the circuit's recording when
   // the partition was synthesized witness-only (and the recording is loaded), otherwise nullptr,

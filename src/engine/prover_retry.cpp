@@ -3,7 +3,11 @@
 // prover worker in rotation when the engine has one (another GPU), else on the engine's CPU
 // backend; the partition fails, naming every attempt's error, only when all three failed. Each
 // retry and each failed self-verification is counted in the metrics. A worker that keeps failing
-// is taken out of rotation (kOutOfRotationAfter).
+// is taken out of rotation (kOutOfRotationAfter). A set opened without its points is proved
+// with its host copy (SrsManager::acquire_host) where the points are needed in host memory: on
+// the CPU fallback, and on a device that says so (HostPointsNeeded: proved again there with the
+// copy, not counted as a fault). A point of the file that does not decode (FormatError, read
+// lazily) fails the partition at once: no retry mends a bad file.
 #include <algorithm>
 #include <mutex>
 #include <string>
@@ -11,6 +15,8 @@
 
 #include "engine/engine_impl.hpp"
 #include "engine/partition_prover.hpp"
+#include "groth16/bellperson_format.hpp"
+#include "groth16/point_source.hpp"
 
 namespace cuzk::engine {
 
@@ -46,8 +52,8 @@ void Engine::Impl::note_failure(ProverItem& item, const std::string& where, cons
 
 bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt* result) {
   Attempt& a = *result;
-  // One attempt on `backend`, self-verified: a.proof, or a.error.
-  const auto attempt = [&](groth16::ProverBackend& backend) {
+  // One attempt on `backend` with `params`, self-verified: a.proof, or a.error.
+  const auto attempt = [&](groth16::ProverBackend& backend, const groth16::Parameters& params) {
     a = Attempt{};
     a.started = Clock::now();
     const LoadedSrs& s = **item.srs;
@@ -67,7 +73,7 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
         }
       };
       ProvedPartition proved = prove_partition(
-          backend, s.params, item.recording(), config.verify_proofs ? &s.pvk : nullptr, p,
+          backend, params, item.recording(), config.verify_proofs ? &s.pvk : nullptr, p,
           randomness_for(item), faults ? std::function<void(groth16::Proof&)>(corrupt) : nullptr);
       a.timing = proved.timing;
       observe_prover_phases(item.job->kind_label, a.timing);
@@ -79,23 +85,69 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
         return;
       }
       a.proof = std::move(proved.proof);
+    } catch (const groth16::HostPointsNeeded& e) {
+      a.error = e.what();
+      a.host_points_needed = true;
+    } catch (const groth16::FormatError& e) {
+      a.error = e.what();
+      a.no_retry = true;
     } catch (const std::exception& e) {
       a.error = e.what();
       if (a.error.empty()) a.error = "unknown error";
     }
   };
+  // No host copy (no memory for it, or its load failed): the partition ends with the reason.
+  const auto no_host_copy = [&](const std::exception& e) {
+    a = Attempt{};
+    a.started = Clock::now();
+    a.error = e.what();
+    a.no_retry = true;
+  };
+  // The set's host copy for `item`, kept with it (null: refused, in `a`).
+  const auto host_copy = [&]() -> const groth16::Parameters* {
+    try {
+      if (!item.host) item.host = srs.acquire_host(*item.srs);
+      return item.host.get();
+    } catch (const std::exception& e) {
+      no_host_copy(e);
+      return nullptr;
+    }
+  };
   const auto on_worker = [&] {
-    attempt(*w.backend);
-    w.failed_in_a_row = a.ok() ? 0 : w.failed_in_a_row + 1;
+    const groth16::Parameters* params = nullptr;
+    try {
+      params = &params_for(w, item);
+    } catch (const std::exception& e) {
+      no_host_copy(e);
+    }
+    if (params != nullptr) attempt(*w.backend, *params);
+    if (params != nullptr && a.host_points_needed && params != item.host.get()) {
+      // The device's forecast was wrong (memory taken since): proved there again with the
+      // host copy; not the device's fault.
+      const std::string why = a.error;
+      if (config.on_event) {
+        config.on_event("host_points_needed", w.name + ": job " + item.job->id + " partition " +
+                                                  std::to_string(item.index) + ": " + why +
+                                                  "; proving it with the host copy of " +
+                                                  (*item.srs)->circuit_id);
+      }
+      params = host_copy();
+      if (params != nullptr) attempt(*w.backend, *params);
+    }
+    if (!a.no_retry) w.failed_in_a_row = a.ok() ? 0 : w.failed_in_a_row + 1;
     return a.ok();
   };
   if (on_worker()) return false;
-  if (!item.failures.empty()) {  // the retry on another worker: the last attempt
+  if (a.no_retry || !item.failures.empty()) {  // a bad file, no memory, or the last attempt
     note_failure(item, w.name, a, nullptr);
     return false;
   }
   note_failure(item, w.name, a, "same");
   if (on_worker()) return false;
+  if (a.no_retry) {
+    note_failure(item, w.name, a, nullptr);
+    return false;
+  }
   bool other = false;
   {
     std::lock_guard<std::mutex> lock(mu);
@@ -121,7 +173,15 @@ bool Engine::Impl::prove_with_retries(ProverWorker& w, ProverItem& item, Attempt
     }
     item.ticket.memory().merge(Reservation(&budget, extra));
   }
-  attempt(*cpu_fallback);
+  // The CPU reads the points from host memory: the set's own, or its host copy.
+  const groth16::Parameters* params =
+      groth16::has_host_points((*item.srs)->params) ? &(*item.srs)->params : host_copy();
+  if (params == nullptr) {
+    note_failure(item, "cpu", a, nullptr);
+    return false;
+  }
+  attempt(*cpu_fallback, *params);
+  a.on_cpu_fallback = true;
   if (!a.ok()) note_failure(item, "cpu (fallback)", a, nullptr);
   return false;
 }

@@ -14,6 +14,7 @@
 
 #include "engine/engine_impl.hpp"
 #include "engine/partition_prover.hpp"
+#include "groth16/point_source.hpp"
 #include "groth16/proof_io.hpp"
 
 namespace cuzk::engine {
@@ -44,13 +45,22 @@ ProverItem Engine::Impl::take_item(std::deque<ProverItem>::iterator it) {
   return item;
 }
 
-size_t Engine::Impl::batch_limit_for(ProverWorker& w, const ProverItem& item) {
+const groth16::Parameters& Engine::Impl::params_for(ProverWorker& w, ProverItem& item) {
+  const groth16::Parameters& leased = (*item.srs)->params;
+  if (groth16::has_host_points(leased)) return leased;
+  if (item.host) return *item.host;
+  if (w.gpu && w.backend->proves_from_source(leased, item.recording())) return leased;
+  item.host = srs.acquire_host(*item.srs);
+  return *item.host;
+}
+
+size_t Engine::Impl::batch_limit_for(ProverWorker& w, ProverItem& item) {
   if (item.recording() == nullptr) return 1;  // the classic path proves alone
   const std::string& circuit = (*item.srs)->circuit_id;
   if (const auto it = w.batch_limits.find(circuit); it != w.batch_limits.end()) return it->second;
   size_t limit = 1;
   try {
-    limit = w.backend->batch_limit((*item.srs)->params, input_of(item));
+    limit = w.backend->batch_limit(params_for(w, item), input_of(item));
   } catch (const std::exception&) {
     limit = 1;  // the partition's own prove reports what is wrong
   }
@@ -108,8 +118,11 @@ void Engine::Impl::switch_circuit(ProverWorker& w, const LoadedSrs& srs_ref) {
   w.last_circuit = srs_ref.circuit_id;
 }
 
-void Engine::Impl::lock_streamed_points(ProverWorker& w, const ProverItem& item) {
+void Engine::Impl::lock_streamed_points(ProverWorker& w, ProverItem& item) {
   if (!w.gpu || item.recording() == nullptr) return;
+  // A set opened without its points has none here to lock; its host copy, loaded on demand for
+  // a fallback, is not locked (read unlocked, only slower).
+  if (!groth16::has_host_points((*item.srs)->params)) return;
   srs.lock_points(*item.srs, w.name, [&] {
     try {
       return w.backend->lock_streamed_points((*item.srs)->params, input_of(item));
@@ -148,7 +161,7 @@ void Engine::Impl::preempt_for(ProverWorker& w, const Job& job, const LoadedSrs&
   }
 }
 
-void Engine::Impl::warm_device(ProverWorker& w, const ProverItem& item,
+void Engine::Impl::warm_device(ProverWorker& w, ProverItem& item,
                                std::unique_lock<std::mutex>& lock) {
   if (!w.gpu || item.recording() == nullptr) return;
   const LoadedSrs& s = **item.srs;
@@ -161,7 +174,7 @@ void Engine::Impl::warm_device(ProverWorker& w, const ProverItem& item,
       PhaseClock::Scope proving(item.job->phases, PhaseClock::Activity::kProve);
       switch_circuit(w, s);
       try {
-        more = w.backend->warm_step(s.params, input_of(item));
+        more = w.backend->warm_step(params_for(w, item), input_of(item));
       } catch (const std::exception&) {
         more = false;  // the partition's own prove meets the fault and reports it
       }
@@ -190,7 +203,9 @@ void Engine::Impl::prove_alone(ProverWorker& w, ProverItem item,
   const auto t1 = Clock::now();
   job->phases.end(PhaseClock::Activity::kProve, t1);
   const double prove_s = seconds_between(t0, t1);
-  if (w.gpu && attempt.ok() && !requeue) note_device_holding(w, srs_ref);
+  // (a proof of the CPU fallback leaves nothing on the device)
+  if (w.gpu && attempt.ok() && !requeue && !attempt.on_cpu_fallback)
+    note_device_holding(w, srs_ref);
   if (w.gpu) history.set_device_use(device_use(w.name, srs_ref, false, w.holding));
   if (attempt.ok()) {
     span.prover_phases(attempt.started, attempt.timing);
@@ -267,6 +282,10 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
   const std::shared_ptr<Job> job = first.job;
   const std::shared_ptr<SrsLease> lease = first.srs;
   const LoadedSrs& s = **lease;
+  // batch_limit_for chose the first's parameters (its host copy, if it needs one): every member
+  // proves with the same.
+  const std::shared_ptr<const groth16::Parameters> host = first.host;
+  const groth16::Parameters& params = host ? *host : s.params;
   struct Member {
     ProverItem item;
     groth16::MsmSums sums;
@@ -281,6 +300,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
   const auto preempt = [&] { preempt_for(w, *job, s, lock); };
   const auto front = [&](ProverItem item) {
     Member m{std::move(item), {}, {}, 0};
+    if (host) m.item.host = host;
     w.current_job = job->id;
     w.current_kind = job->kind_label;
     lock.unlock();
@@ -294,7 +314,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
         if (const auto n = faults->hit(FaultSite::kProve))
           throw InjectedFault("[injected fault prove #" + std::to_string(*n) + "]");
       }
-      m.sums = w.backend->prove_front(s.params, input_of(m.item), &m.attempt.timing);
+      m.sums = w.backend->prove_front(params, input_of(m.item), &m.attempt.timing);
       span.prover_phases(m.attempt.started, m.attempt.timing);
       span.succeeded();
     } catch (const std::exception& e) {
@@ -355,7 +375,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
       if (w.gpu) history.set_device_use(device_use(w.name, s, true, w.holding));
       try {
         FaultInjector::Scope scope(faults.get());
-        w.backend->aux_msm(s.params, section, inputs, sums, timings);
+        w.backend->aux_msm(params, section, inputs, sums, timings);
         span.succeeded();
       } catch (const std::exception& e) {
         error = e.what();
@@ -383,7 +403,7 @@ void Engine::Impl::prove_batch(ProverWorker& w, ProverItem first, size_t limit,
       PhaseClock::Scope proving(job->phases, PhaseClock::Activity::kProve);
       m.attempt.timing = timings[i];
       observe_prover_phases(job->kind_label, m.attempt.timing);
-      groth16::Proof proof = groth16::assemble_proof(s.params.vk, sums[i], randomness_for(m.item));
+      groth16::Proof proof = groth16::assemble_proof(params.vk, sums[i], randomness_for(m.item));
       if (faults && faults->hit(FaultSite::kCorruptProof))
         proof.a = (G1Jacobian::from_affine(proof.a) + G1Jacobian::generator()).to_affine();
       m.attempt.verify_started = Clock::now();

@@ -113,7 +113,7 @@ void Engine::Impl::run_partition(PartitionTicket ticket, const std::string& lane
     return;
   }
   ticket.memory() = Reservation(&budget, bytes);
-  ProverItem item{job, lease, k, nullptr, std::move(ticket), {}, {}};
+  ProverItem item{job, lease, k, nullptr, std::move(ticket), {}, {}, nullptr};
   auto span = history.open(lane, *job, static_cast<int>(k), "witness");
   const auto t0 = Clock::now();
   try {

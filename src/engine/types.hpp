@@ -97,10 +97,13 @@ enum class SrsTier { kHot = 0, kWarm = 1, kCold = 2 };  // as cuzk.v1 SRSStatus.
 struct SrsInfo {
   std::string circuit_id;
   SrsTier tier = SrsTier::kCold;
+  // Host bytes: of the set as loaded (the vk, the recording, the points when they are in host
+  // memory, a host copy loaded on demand), or as last loaded when it is not.
   uint64_t size_bytes = 0;
   uint32_t ref_count = 0;
   // Bytes of its points page-locked in place for a capped device that streams them (0: none).
   uint64_t page_locked_bytes = 0;
+  uint64_t host_bytes = 0;  // what the host holds of it now (0: not loaded)
 };
 
 struct QueueInfo {

@@ -114,7 +114,8 @@ const std::vector<Section>& schema() {
        {"listen", "status_listen", "shutdown", "shutdown_timeout_s", "result_ttl_s", "socket_mode",
         "socket_group", "tls_cert", "tls_key", "client_ca"}},
       {"srs",
-       {"param_cache", "allow_insecure_params", "verify_digests", "check_subgroups", "preload"}},
+       {"param_cache", "allow_insecure_params", "verify_digests", "check_subgroups", "host_points",
+        "preload"}},
       {"memory",
        {"total_budget", "safety_margin", "eviction_min_idle", "pinned_budget",
         "working_memory_budget"}},
@@ -283,6 +284,10 @@ void apply_key(const Reader& r, std::string_view section, std::string_view key, 
       e.verify_param_digests = r.boolean(n, where);
     } else if (key == "check_subgroups") {
       e.check_param_subgroups = r.boolean(n, where);
+    } else if (key == "host_points") {
+      e.srs_host_points = r.one_of(n, where, {"always", "auto"}) == "auto"
+                              ? engine::EngineConfig::HostPoints::kAuto
+                              : engine::EngineConfig::HostPoints::kAlways;
     } else {
       ignored("parameters are loaded on demand (or with PreloadSRS)");
     }

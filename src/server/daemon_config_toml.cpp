@@ -32,6 +32,8 @@ std::string to_toml(const DaemonConfig& c) {
            {"allow_insecure_params", e.allow_insecure_params},
            {"verify_digests", e.verify_param_digests},
            {"check_subgroups", e.check_param_subgroups},
+           {"host_points",
+            e.srs_host_points == engine::EngineConfig::HostPoints::kAuto ? "auto" : "always"},
        }},
       {"memory", toml::table{{"total_budget", i64(e.memory_budget_bytes)}}},
       {"gpus",

@@ -14,7 +14,10 @@
 #include <thread>
 #include <vector>
 
+#include "fake_source_store.hpp"
 #include "groth16/backend.hpp"
+#include "groth16/point_source.hpp"
+#include "pce/recorded_circuit.hpp"
 
 namespace cuzk::engine::test {
 
@@ -131,7 +134,18 @@ class FakeDevice final : public groth16::ProverBackend {
     std::lock_guard lock(held_mu_);
     return std::find(held_.begin(), held_.end(), &params) != held_.end();
   }
-  bool warm_step(const groth16::Parameters&, const groth16::PartitionInput&) override {
+  // A device that keeps whole sets resident (ProverBackend::proves_from_source), its memory
+  // `source_store` (null: it proves only from host points): a set behind a source fills it by
+  // warm steps and is proved from it; `source_forecast_wrong`: it says it proves from the
+  // source, then throws HostPointsNeeded at prove (a forecast memory taken since made wrong).
+  SourceStore* source_store = nullptr;
+  bool source_forecast_wrong = false;
+  bool proves_from_source(const groth16::Parameters&, const pce::RecordedCircuit*) override {
+    return source_store != nullptr;
+  }
+  bool warm_step(const groth16::Parameters& params, const groth16::PartitionInput&) override {
+    if (params.source != nullptr && source_store != nullptr && !source_forecast_wrong)
+      return source_store->read_step(params);
     if (warm_ == nullptr || warm_->remaining.load() <= 0) return false;
     warm_->permits.acquire();
     return warm_->remaining.fetch_sub(1) > 0;
@@ -150,6 +164,10 @@ class FakeDevice final : public groth16::ProverBackend {
       if (held_.size() > keeps_sets) held_.resize(keeps_sets);
     }
     std::this_thread::sleep_for(delay_);
+    if (params.source != nullptr && source_store != nullptr) {
+      if (source_forecast_wrong) throw groth16::HostPointsNeeded(name_ + ": the set does not fit");
+      return cpu_.prove(*source_store->whole(params), in, rand, timing);
+    }
     return cpu_.prove(params, in, rand, timing);
   }
   std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -189,6 +190,10 @@ class FakeHandler final : public CircuitHandler {
 
   ProofKind kind() const override { return kind_; }
 
+  // How many times a set was loaded with its points (spec.load) and opened without (spec.open).
+  int loads() const { return loads_.load(); }
+  int opens() const { return opens_.load(); }
+
   std::string circuit_id(const ProofRequest& r) const override {
     if (r.sector_size == 0) throw std::invalid_argument("fake: sector_size must be set");
     return prefix_ + std::to_string(r.sector_size);
@@ -224,8 +229,12 @@ class FakeHandler final : public CircuitHandler {
     spec.circuit_id = id;
     spec.file = dir_ / (id + ".params");
     if (!std::filesystem::exists(spec.file)) write_parameters_file(spec.file);
-    spec.load = [](ThreadPool& pool) { return fake_parameters(pool); };
-    spec.open = [file = spec.file](ThreadPool&) {
+    spec.load = [this](ThreadPool& pool) {
+      ++loads_;
+      return fake_parameters(pool);
+    };
+    spec.open = [this, file = spec.file](ThreadPool&) {
+      ++opens_;
       return groth16::open_parameters(file, SubgroupCheck::kCheck);
     };
     return spec;
@@ -252,6 +261,7 @@ class FakeHandler final : public CircuitHandler {
   Gates* gates_;
   ProofKind kind_;
   std::string prefix_;
+  mutable std::atomic<int> loads_{0}, opens_{0};
 };
 
 // How many of a completed job's partition proofs verify under the fake circuit's own key (the

@@ -126,6 +126,29 @@ TEST(DaemonConfig, ParameterChecksAreOffOnlyWhenAsked) {
   }
 }
 
+TEST(DaemonConfig, HostPointsAreAlwaysKeptUnlessAuto) {
+  using HostPoints = engine::EngineConfig::HostPoints;
+  EXPECT_EQ(parse("").engine.srs_host_points, HostPoints::kAlways);  // today's behaviour
+  EXPECT_EQ(parse("[srs]\nhost_points = \"always\"").engine.srs_host_points, HostPoints::kAlways);
+  const DaemonConfig c = parse("[srs]\nhost_points = \"auto\"");
+  EXPECT_EQ(c.engine.srs_host_points, HostPoints::kAuto);
+  EXPECT_NE(to_toml(c).find("host_points = 'auto'"), std::string::npos) << to_toml(c);
+  EXPECT_EQ(parse(to_toml(c)).engine.srs_host_points, HostPoints::kAuto);
+  EXPECT_EQ(parse(to_toml(parse(""))).engine.srs_host_points, HostPoints::kAlways);
+  for (const char* bad : {"[srs]\nhost_points = \"never\"", "[srs]\nhost_points = true"}) {
+    try {
+      parse(bad);
+      FAIL() << "no error for " << bad;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("[srs] host_points"), std::string::npos) << e.what();
+      if (std::string(bad).find("never") != std::string::npos) {  // names what it takes
+        EXPECT_NE(std::string(e.what()).find("is not one of always, auto"), std::string::npos)
+            << e.what();
+      }
+    }
+  }
+}
+
 TEST(DaemonConfig, EveryKey) {
   const DaemonConfig c = parse(R"(
 [daemon]

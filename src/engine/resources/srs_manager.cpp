@@ -1,7 +1,10 @@
 #include "engine/resources/srs_manager.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+
+#include "groth16/point_source.hpp"
 
 namespace cuzk::engine {
 
@@ -30,11 +33,30 @@ void SrsLease::reset() {
   srs_.reset();
 }
 
-SrsManager::SrsManager(Resolver resolve, MemoryBudget& budget, ThreadPool& pool, PceLoader pce)
-    : resolve_(std::move(resolve)), pce_(std::move(pce)), budget_(budget), pool_(pool) {}
+SrsManager::SrsManager(Resolver resolve, MemoryBudget& budget, ThreadPool& pool, PceLoader pce,
+                       HostPolicy wants_host_points)
+    : resolve_(std::move(resolve)),
+      pce_(std::move(pce)),
+      wants_host_points_(std::move(wants_host_points)),
+      budget_(budget),
+      pool_(pool) {}
 
 void SrsManager::make_room(uint64_t bytes, const std::string& keep) {
-  while (budget_.limit() != 0 && budget_.in_use() + bytes > budget_.limit()) {
+  const auto fits = [&] {
+    return budget_.limit() == 0 || budget_.in_use() + bytes <= budget_.limit();
+  };
+  // A host copy is a fallback's cache: it goes before any set a device may prove from.
+  while (!fits()) {
+    Entry* victim = nullptr;
+    for (auto& [id, e] : entries_) {
+      if (id == keep || e.host == nullptr || e.host.use_count() != 1) continue;
+      if (victim == nullptr || e.host_last_used < victim->host_last_used) victim = &e;
+    }
+    if (victim == nullptr) break;
+    victim->host.reset();
+    victim->host_reservation.reset();
+  }
+  while (!fits()) {
     Entry* victim = nullptr;
     for (auto& [id, e] : entries_) {
       if (id == keep || e.srs == nullptr || e.refs != 0 || e.loading) continue;
@@ -49,9 +71,84 @@ void SrsManager::unload(Entry& e) {
   // A range freed while still registered would leave the driver copying from the old pages.
   e.page_locks = {};
   e.lock_asked.clear();
+  e.host.reset();
+  e.host_reservation.reset();
   e.srs.reset();
   e.reservation.reset();
   e.on_devices.clear();
+}
+
+std::shared_ptr<LoadedSrs> SrsManager::load(const std::string& circuit_id,
+                                            const std::function<bool()>& abandon,
+                                            Reservation& reservation) {
+  const SrsSpec spec = resolve_(circuit_id);
+  std::error_code ec;
+  const uint64_t file_bytes = std::filesystem::file_size(spec.file, ec);
+  if (ec) {
+    throw MissingParametersError(spec.file.string() + " is missing (" + ec.message() + ")");
+  }
+  // Grows the reservation to `bytes`, evicting what is unreferenced, and while waiting what
+  // becomes so (jobs of other circuits finish).
+  const auto reserve_up_to = [&](uint64_t bytes) {
+    if (bytes <= reservation.bytes()) return;
+    if (budget_.limit() != 0 && bytes > budget_.capacity()) {
+      throw std::invalid_argument("parameters of " + circuit_id + " (" + std::to_string(bytes) +
+                                  " bytes) exceed the memory budget (" +
+                                  std::to_string(budget_.capacity()) + " bytes)");
+    }
+    const uint64_t more = bytes - reservation.bytes();
+    const auto reclaim_or_abandon = [&] {
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        make_room(more, circuit_id);
+      }
+      return abandon && abandon();
+    };
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      make_room(more, circuit_id);
+    }
+    if (!budget_.reserve(more, reclaim_or_abandon)) {
+      throw std::runtime_error("abandoned while waiting for memory to load " + circuit_id);
+    }
+    reservation.merge(Reservation(&budget_, more));
+  };
+  auto srs = std::make_shared<LoadedSrs>();
+  srs->circuit_id = circuit_id;
+  const auto load_pce = [&] {
+    if (pce_) srs->pce = pce_(circuit_id);
+  };
+  if (spec.open && wants_host_points_) {
+    // The set without its points first (vk and layout, a fraction of the file), so that the
+    // policy sees its counts and recording.
+    // (an estimate: never more than the budget can give, the measured size settles it)
+    reserve_up_to(budget_.limit() == 0 ? file_bytes / 8
+                                       : std::min(file_bytes / 8, budget_.capacity()));
+    srs->params = spec.open(pool_);
+    load_pce();
+    if (wants_host_points_(srs->params, srs->pce.get())) {
+      reserve_up_to(parameters_bytes(srs->params) +
+                    groth16::points_bytes(groth16::section_counts(srs->params)) +
+                    (srs->pce ? srs->pce->storage_bytes : 0));
+      srs->params = spec.load(pool_);
+    }
+  } else {
+    reserve_up_to(file_bytes);  // the file's size estimates the set's
+    srs->params = spec.load(pool_);
+    load_pce();
+  }
+  srs->pvk = groth16::prepare_verifying_key(srs->params.vk);
+  srs->bytes = parameters_bytes(srs->params) + (srs->pce ? srs->pce->storage_bytes : 0);
+  srs->points_bytes = groth16::points_bytes(groth16::section_counts(srs->params));
+  srs->partition_working_set = partition_working_set(srs->params);
+  srs->shape = shape_of(srs->params);
+  // Settle the reservation on the measured size (the estimate is close, not exact).
+  if (srs->bytes > reservation.bytes()) {
+    reserve_up_to(srs->bytes);
+  } else {
+    reservation.shrink_to(srs->bytes);
+  }
+  return srs;
 }
 
 SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
@@ -84,55 +181,7 @@ SrsLease SrsManager::acquire(const std::string& circuit_id, uint64_t* load_ms,
   std::shared_ptr<LoadedSrs> srs;
   Reservation reservation;
   try {
-    const SrsSpec spec = resolve_(circuit_id);
-    std::error_code ec;
-    const uint64_t estimate = std::filesystem::file_size(spec.file, ec);
-    if (ec) {
-      throw MissingParametersError(spec.file.string() + " is missing (" + ec.message() + ")");
-    }
-    const auto too_large = [&](uint64_t bytes) {
-      return std::invalid_argument("parameters of " + circuit_id + " (" + std::to_string(bytes) +
-                                   " bytes) exceed the memory budget (" +
-                                   std::to_string(budget_.capacity()) + " bytes)");
-    };
-    if (budget_.limit() != 0 && estimate > budget_.capacity()) throw too_large(estimate);
-    // While waiting, keep evicting what became unreferenced (jobs of other circuits finish).
-    const auto reclaim_or_abandon = [&] {
-      {
-        std::lock_guard<std::mutex> g(mu_);
-        make_room(estimate, circuit_id);
-      }
-      return abandon && abandon();
-    };
-    {
-      std::lock_guard<std::mutex> g(mu_);
-      make_room(estimate, circuit_id);
-    }
-    if (!budget_.reserve(estimate, reclaim_or_abandon)) {
-      throw std::runtime_error("abandoned while waiting for memory to load " + circuit_id);
-    }
-    reservation = Reservation(&budget_, estimate);
-    srs = std::make_shared<LoadedSrs>();
-    srs->circuit_id = circuit_id;
-    srs->params = spec.load(pool_);
-    srs->pvk = groth16::prepare_verifying_key(srs->params.vk);
-    srs->bytes = parameters_bytes(srs->params);
-    if (pce_) {
-      srs->pce = pce_(circuit_id);
-      if (srs->pce) srs->bytes += srs->pce->storage_bytes;
-    }
-    srs->partition_working_set = partition_working_set(srs->params);
-    srs->shape = shape_of(srs->params);
-    // Settle the reservation on the measured size (the file size is close, not exact).
-    if (srs->bytes > estimate) {
-      if (budget_.limit() != 0 && srs->bytes > budget_.capacity()) throw too_large(srs->bytes);
-      if (!budget_.reserve(srs->bytes - estimate, reclaim_or_abandon)) {
-        throw std::runtime_error("abandoned while waiting for memory to load " + circuit_id);
-      }
-      reservation.merge(Reservation(&budget_, srs->bytes - estimate));
-    } else {
-      reservation.shrink_to(srs->bytes);
-    }
+    srs = load(circuit_id, abandon, reservation);
   } catch (...) {
     std::lock_guard<std::mutex> g(mu_);
     const auto it = entries_.find(circuit_id);
@@ -162,6 +211,55 @@ void SrsManager::release(const std::string& circuit_id) {
   if (it != entries_.end() && it->second.refs > 0) --it->second.refs;
 }
 
+std::shared_ptr<const groth16::Parameters> SrsManager::acquire_host(const SrsLease& lease) {
+  if (!lease) throw std::logic_error("acquire_host: no lease");
+  if (groth16::has_host_points(lease->params)) return lease.params();
+  const std::string& id = lease->circuit_id;
+  std::unique_lock<std::mutex> lock(mu_);
+  // The lease keeps its entry loaded (refs > 0): never evicted while we wait or load.
+  const auto entry = [&]() -> Entry& { return entries_.at(id); };
+  for (;;) {
+    Entry& e = entry();
+    if (e.host != nullptr) {
+      e.host_last_used = ++tick_;
+      return e.host;
+    }
+    if (!e.host_loading) break;
+    loaded_.wait(lock);
+  }
+  const uint64_t need = lease->points_bytes;
+  make_room(need, id);
+  if (!budget_.try_reserve(need)) {
+    throw std::runtime_error("no memory for the host copy of " + id + " (" +
+                             std::to_string((need + (1 << 20) - 1) >> 20) + " MiB)");
+  }
+  Reservation reservation(&budget_, need);
+  entry().host_loading = true;
+  lock.unlock();
+  std::shared_ptr<const groth16::Parameters> host;
+  try {
+    auto params = std::make_shared<groth16::Parameters>(resolve_(id).load(pool_));
+    if (groth16::section_counts(*params) != groth16::section_counts(lease->params)) {
+      throw std::runtime_error("the host copy of " + id +
+                               " has other section counts than the set opened (its file changed)");
+    }
+    host = std::move(params);
+  } catch (...) {
+    lock.lock();
+    entry().host_loading = false;
+    loaded_.notify_all();
+    throw;
+  }
+  lock.lock();
+  Entry& e = entry();
+  e.host_loading = false;
+  e.host = host;
+  e.host_reservation = std::move(reservation);
+  e.host_last_used = ++tick_;
+  loaded_.notify_all();
+  return host;
+}
+
 PreloadResult SrsManager::preload(const std::string& circuit_id) {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -182,7 +280,7 @@ EvictResult SrsManager::evict(const std::string& circuit_id) {
     throw std::invalid_argument("SRS " + circuit_id + " is in use by " + std::to_string(e.refs) +
                                 " job(s); not evicted");
   }
-  const uint64_t freed = e.srs->bytes;
+  const uint64_t freed = e.srs->bytes + e.host_reservation.bytes();
   unload(e);
   return {true, freed};
 }
@@ -249,10 +347,14 @@ std::vector<SrsInfo> SrsManager::list() const {
     if (e.srs == nullptr && e.known_bytes == 0) continue;  // never loaded
     SrsInfo s;
     s.circuit_id = id;
-    s.tier = e.srs == nullptr       ? SrsTier::kCold
-             : e.on_devices.empty() ? SrsTier::kWarm
-                                    : SrsTier::kHot;
-    s.size_bytes = e.known_bytes;
+    const bool points_here =
+        e.srs != nullptr && (groth16::has_host_points(e.srs->params) || e.host != nullptr);
+    s.tier = e.srs == nullptr        ? SrsTier::kCold
+             : !e.on_devices.empty() ? SrsTier::kHot
+             : points_here           ? SrsTier::kWarm
+                                     : SrsTier::kCold;
+    s.host_bytes = e.srs == nullptr ? 0 : e.srs->bytes + e.host_reservation.bytes();
+    s.size_bytes = e.srs == nullptr ? e.known_bytes : s.host_bytes;
     s.ref_count = e.refs;
     s.page_locked_bytes = e.page_locks.bytes;
     out.push_back(s);
