@@ -205,6 +205,7 @@ groth16::Proof GpuBackend::prove(const groth16::Parameters& params,
   const MemoryPlan plan = begin_locked(params, in);
   if (plan.all_resident) return prove_resident(params, in, rand, t);
   if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
+  read_source_locked(params, in);
   // A batch of one: the front, then each aux section.
   t.layout_s += seconds_since(t_start);  // the checks and the plan
   groth16::MsmSums sums = front_planned(params, in, t, plan);
@@ -225,10 +226,14 @@ bool GpuBackend::warm_step(const groth16::Parameters& params, const groth16::Par
   std::lock_guard lock(mu_);
   activate();
   DeviceMemoryCap::Scope charged(cap_);
-  if (begin_locked(params, in).streams()) {
+  const MemoryPlan plan = begin_locked(params, in);
+  if (plan.streams()) {
     groth16::require_host_points(params, kStreamingPlan);
     return false;  // the plan streams bases at every proof
   }
+  // A host set under a chunked plan uploads its bases at its first proof (a set read from its
+  // source is read by these steps on every plan that keeps it resident).
+  if (!plan.all_resident && params.source == nullptr) return false;
   const uint64_t step =
       params.source != nullptr ? options_.warm_source_step_bytes : options_.warm_step_bytes;
   const bool copied = warm_locked(params, in, std::max<uint64_t>(step, 1));
@@ -239,6 +244,21 @@ bool GpuBackend::warm_step(const groth16::Parameters& params, const groth16::Par
 bool GpuBackend::warm_locked(const groth16::Parameters& params, const groth16::PartitionInput& in,
                              uint64_t budget) {
   const ResidentRuns r = resident_runs(params, in);
+  // The slots: 256 MiB each uncapped; under a cap, what the set's bases not yet on the device
+  // leave of it (a plan that streams nothing has no ring; a tiny test cap has a few MB).
+  size_t slot = kWarmSlotBytes;
+  if (options_.memory_limit != 0) {
+    const uint64_t set = set_of(params);
+    const uint64_t held = (g1_bases_.bytes() - g1_bases_.bytes_except(set)) +
+                          (g2_bases_.bytes() - g2_bases_.bytes_except(set));
+    const uint64_t whole = groth16::points_bytes(groth16::section_counts(params));
+    const uint64_t slots = std::min<uint64_t>(cap_.in_use(), 2 * streamer_.slot_bytes());
+    const uint64_t used = cap_.in_use() - slots + (whole > held ? whole - held : 0);
+    const uint64_t room = options_.memory_limit > used ? options_.memory_limit - used : 0;
+    slot = std::max<size_t>(std::min<uint64_t>(kWarmSlotBytes, room / 2 / 4096 * 4096),
+                            sizeof(G2Affine));
+  }
+  warm_slot_bytes_ = slot;
   bool copied = false;
   for (const auto& run : {r.h, r.l, r.a_inputs, r.a_aux, r.b1_inputs, r.b1_aux})
     copied |= warm_run<G1Curve>(g1_bases_, run, budget);
@@ -250,9 +270,12 @@ bool GpuBackend::warm_locked(const groth16::Parameters& params, const groth16::P
 template <class Curve>
 const Affine<Curve>* GpuBackend::device_copy(BasesCache<Curve>& cache, const PointRun<Curve>& run) {
   if (!run.sourced()) return cache.get(run.host, stream_->get());
-  uint64_t unbounded = UINT64_MAX;
-  warm_run<Curve>(cache, run, unbounded);
-  return cache.whole(run.source);
+  return cache.whole(run.source);  // read_source_locked made it at the proof's start
+}
+
+void GpuBackend::read_source_locked(const groth16::Parameters& params,
+                                    const groth16::PartitionInput& in) {
+  if (params.source != nullptr) warm_locked(params, in, UINT64_MAX);
 }
 
 // The planned and batch paths' instances (gpu_backend_planned.cpp, gpu_backend_batch.cpp).
@@ -271,7 +294,7 @@ bool GpuBackend::warm_run(BasesCache<Curve>& cache, const PointRun<Curve>& run, 
       // Through the pinned slots: host copies on the pool (8.4 GB/s from pageable memory
       // against 55 GB/s pinned on the H200, gpu-anchors: ~5.6 s against ~1 s for PoRep's
       // 47 GB), or points decoded from the source into the slot on the pool.
-      if (streamer_.slot_bytes() < kWarmSlotBytes) streamer_.reserve(kWarmSlotBytes);
+      if (streamer_.slot_bytes() < warm_slot_bytes_) streamer_.reserve(warm_slot_bytes_);
       const size_t per = streamer_.slot_bytes() / sizeof(Point);
       const size_t pieces = (n + per - 1) / per;
       const auto points = [&](size_t k) { return std::min(per, n - k * per); };
@@ -384,6 +407,7 @@ groth16::MsmSums GpuBackend::prove_front(const groth16::Parameters& params,
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, in);
   if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
+  read_source_locked(params, in);
   const double planned_s = seconds_since(t0);  // the checks and the plan
   groth16::MsmSums sums = front_planned(params, in, t, plan);
   t.layout_s += planned_s;
@@ -402,6 +426,7 @@ void GpuBackend::aux_msm(const groth16::Parameters& params, groth16::AuxSection 
   DeviceMemoryCap::Scope charged(cap_);
   const MemoryPlan plan = begin_locked(params, inputs.front());
   if (plan.streams()) groth16::require_host_points(params, kStreamingPlan);
+  read_source_locked(params, inputs.front());
   // The checks and the plan, shared like the section's time.
   const double planned_s = seconds_since(t0) / static_cast<double>(timings.size());
   for (groth16::ProverTiming& t : timings) {
@@ -461,7 +486,7 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
   const auto t_start = SteadyClock::now();
   // A set read from its source: what the engine's warm steps have not copied yet (the tools
   // prove with none), counted as upload.
-  if (params.source != nullptr) warm_locked(params, in, UINT64_MAX);
+  read_source_locked(params, in);
   const double read_s = seconds_since(t_start);
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows(), inputs = w.inputs.size(), aux = w.num_aux;

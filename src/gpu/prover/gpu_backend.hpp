@@ -139,14 +139,18 @@ class GpuBackend final : public groth16::ProverBackend {
   // was not yet whole. Caller holds mu_.
   template <class Curve>
   bool warm_run(BasesCache<Curve>& cache, const PointRun<Curve>& run, uint64_t& budget);
-  // The device copy of `run`, whole: a host run uploaded on a miss, a source run read through
-  // the slots. Caller holds mu_.
+  // The device copy of `run`, whole: a host run uploaded on a miss, a source run as
+  // read_source_locked made it. Caller holds mu_.
   template <class Curve>
   const Affine<Curve>* device_copy(BasesCache<Curve>& cache, const PointRun<Curve>& run);
   // Every run of the all-resident plan of `in` one warm step further (budget bytes at most):
   // whether any run was not yet whole. Caller holds mu_.
   bool warm_locked(const groth16::Parameters& params, const groth16::PartitionInput& in,
                    uint64_t budget);
+  // A set read from its source: every run of `in` read whole onto the device (what the warm
+  // steps have not read yet: none after the engine's steps; all of it for the tools'), before
+  // the proof's buffers are made. Caller holds mu_.
+  void read_source_locked(const groth16::Parameters& params, const groth16::PartitionInput& in);
   void activate() const;
   groth16::Proof prove_resident(const groth16::Parameters& params,
                                 const groth16::PartitionInput& in,
@@ -245,7 +249,8 @@ class GpuBackend final : public groth16::ProverBackend {
   double pinned_bandwidth_ = 0;  // pinned_h2d_bandwidth(), 0 until measured
   MsmStats last_msm_;
   MemoryPlan last_plan_;
-  std::string last_plan_key_;  // the summary of the plan the caches were laid out for
+  size_t warm_slot_bytes_ = 0;  // the staging slots' size of the warm step in progress
+  std::string last_plan_key_;   // the summary of the plan the caches were laid out for
 };
 
 }  // namespace cuzk::gpu
