@@ -128,13 +128,15 @@ TEST(DaemonConfig, ParameterChecksAreOffOnlyWhenAsked) {
 
 TEST(DaemonConfig, HostPointsAreAlwaysKeptUnlessAuto) {
   using HostPoints = engine::EngineConfig::HostPoints;
-  EXPECT_EQ(parse("").engine.srs_host_points, HostPoints::kAlways);  // today's behaviour
+  EXPECT_EQ(parse("").engine.srs_host_points, HostPoints::kAuto);
   EXPECT_EQ(parse("[srs]\nhost_points = \"always\"").engine.srs_host_points, HostPoints::kAlways);
   const DaemonConfig c = parse("[srs]\nhost_points = \"auto\"");
   EXPECT_EQ(c.engine.srs_host_points, HostPoints::kAuto);
   EXPECT_NE(to_toml(c).find("host_points = 'auto'"), std::string::npos) << to_toml(c);
   EXPECT_EQ(parse(to_toml(c)).engine.srs_host_points, HostPoints::kAuto);
-  EXPECT_EQ(parse(to_toml(parse(""))).engine.srs_host_points, HostPoints::kAlways);
+  EXPECT_EQ(parse(to_toml(parse(""))).engine.srs_host_points, HostPoints::kAuto);
+  const DaemonConfig always = parse("[srs]\nhost_points = \"always\"");
+  EXPECT_EQ(parse(to_toml(always)).engine.srs_host_points, HostPoints::kAlways);
   for (const char* bad : {"[srs]\nhost_points = \"never\"", "[srs]\nhost_points = true"}) {
     try {
       parse(bad);
