@@ -106,6 +106,28 @@ void VectorSource::read_g2(Section section, uint64_t first, std::span<G2Affine> 
   copy_points(host_points<G2Affine>(*params_, section).subspan(first, out.size()), out, pool);
 }
 
+Parameters read_host_points(const Parameters& params, ThreadPool* pool) {
+  if (params.source == nullptr) return params;
+  const PointSource& source = *params.source;
+  const SectionCounts counts = source.counts();
+  Parameters host;
+  host.vk = params.vk;
+  for (const Section section : kSections) {
+    if (section == Section::kBG2) {
+      host.b_g2.resize(counts.b_g2);
+      source.read_g2(section, 0, host.b_g2, pool);
+    } else {
+      std::vector<G1Affine>& v = section == Section::kH   ? host.h
+                                 : section == Section::kL ? host.l
+                                 : section == Section::kA ? host.a
+                                                          : host.b_g1;
+      v.resize(counts.of(section));
+      source.read_g1(section, 0, v, pool);
+    }
+  }
+  return host;
+}
+
 SectionCounts section_counts(const Parameters& p) {
   if (p.source != nullptr) return p.source->counts();
   return {p.h.size(), p.l.size(), p.a.size(), p.b_g1.size(), p.b_g2.size()};

@@ -102,6 +102,10 @@ class VectorSource final : public PointSource {
 SectionCounts section_counts(const Parameters& params);
 // Whether the points are in the vectors (no source).
 bool has_host_points(const Parameters& params);
+// The set with its points in host memory: `params` itself (a copy) when they are, else every
+// section read from its source into the vectors (through the source's held file: the same
+// bytes the set was opened with, with no second open or digest), over `pool`.
+Parameters read_host_points(const Parameters& params, ThreadPool* pool);
 // The vector of `section` (P: G1Affine for h, l, a, b_g1; G2Affine for b_g2, whatever `section`
 // says), empty for a set whose points are behind a source.
 template <class P>

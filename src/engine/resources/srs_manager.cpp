@@ -130,7 +130,8 @@ std::shared_ptr<LoadedSrs> SrsManager::load(const std::string& circuit_id,
       reserve_up_to(parameters_bytes(srs->params) +
                     groth16::points_bytes(groth16::section_counts(srs->params)) +
                     (srs->pce ? srs->pce->storage_bytes : 0));
-      srs->params = spec.load(pool_);
+      // Through the opened file: no second open, no second digest (verify_digests).
+      srs->params = groth16::read_host_points(srs->params, &pool_);
     }
   } else {
     reserve_up_to(file_bytes);  // the file's size estimates the set's
@@ -238,12 +239,9 @@ std::shared_ptr<const groth16::Parameters> SrsManager::acquire_host(const SrsLea
   lock.unlock();
   std::shared_ptr<const groth16::Parameters> host;
   try {
-    auto params = std::make_shared<groth16::Parameters>(resolve_(id).load(pool_));
-    if (groth16::section_counts(*params) != groth16::section_counts(lease->params)) {
-      throw std::runtime_error("the host copy of " + id +
-                               " has other section counts than the set opened (its file changed)");
-    }
-    host = std::move(params);
+    // From the file the set was opened with (its held descriptor: a file replaced since is not
+    // read), so the copy is the opened set's points.
+    host = std::make_shared<groth16::Parameters>(groth16::read_host_points(lease->params, &pool_));
   } catch (...) {
     lock.lock();
     entry().host_loading = false;
