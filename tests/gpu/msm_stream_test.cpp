@@ -241,5 +241,30 @@ TEST_F(StreamedMsm, AccumulatorKeepsItsBucketsAcrossChunksWithEmptyTails) {
                std::invalid_argument);
 }
 
+// Chunks of 2^20 scalars and more order their tasks by length and find each task's bucket from a
+// table (task_bucket); a one-task bucket is written, or added to, by its task. A run of 20000
+// equal scalars swells one bucket past the loop's 32 tasks into the tree (at c = 16 and 20). The
+// last chunk (3 scalars) takes the unordered path.
+TEST_F(StreamedMsm, AccumulatorOrderedChunksAddToTheirBuckets) {
+  std::mt19937_64 rng(11);
+  const size_t n = (size_t{1} << 21) + 3, chunk = size_t{1} << 20;
+  std::vector<Fr> scalars = testing::random_frs(n, rng);
+  for (size_t i = 7000; i < 27000; ++i)
+    scalars[i] = scalars[6999];
+  const auto bases = msm_test::random_bases<G1Curve>(n, rng);
+  const G1Affine want = msm_pippenger<G1Curve>(bases, scalars, pool()).to_affine();
+  DeviceBuffer<G1Affine> d_b = to_device<G1Affine>(bases);
+  DeviceBuffer<Fr> d_s = to_device<Fr>(scalars);
+  MsmWorkspace ws;
+  Stream stream;
+  for (unsigned c : {16u, 20u}) {
+    MsmAccumulator<G1Curve> acc(n, ws, stream.get(), c);
+    for (size_t s0 = 0; s0 < n; s0 += chunk)
+      acc.add(d_b.get() + s0, d_s.get() + s0, std::min(chunk, n - s0), nullptr);
+    EXPECT_GT(acc.stats().max_tasks, 32u) << "c " << c;
+    EXPECT_EQ(acc.sum().to_affine(), want) << "c " << c;
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::gpu

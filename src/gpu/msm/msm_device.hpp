@@ -40,7 +40,8 @@ struct BucketPlan {
   uint32_t num_tasks = 0;
   uint32_t max_tasks = 0;     // tasks of the fullest bucket
   bool radix_sorted = false;  // by CUB's radix sort per set (else the counting-sort scatter)
-  const uint32_t* task_order = nullptr;  // device: the task of accumulation thread j (or j)
+  const uint32_t* task_order = nullptr;   // device: the task of accumulation thread j (or j)
+  const uint32_t* task_bucket = nullptr;  // device: the bucket of task t (or a search finds it)
 };
 BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_t n, unsigned c,
                              TableShape table, MsmWorkspace& ws, cudaStream_t s);

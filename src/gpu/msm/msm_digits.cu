@@ -71,9 +71,9 @@ bool radix_sort_sets(const uint32_t* d_index, size_t n, unsigned c, TableShape t
 // 372, 2^20 33.6 -> 23.0. Smaller sizes were not measured, so they keep the plain order.
 constexpr size_t kOrderTasksFrom = size_t{1} << 20;
 
-// Returns the order (the task of accumulation thread j), in ws.task_order.
-const uint32_t* order_tasks_by_length(const BucketPlan& plan, size_t m, MsmWorkspace& ws,
-                                      cudaStream_t s) {
+// Sets plan.task_order (the task of accumulation thread j) and plan.task_bucket (the bucket of
+// task t), both in ws.task_order.
+void order_tasks_by_length(BucketPlan& plan, size_t m, MsmWorkspace& ws, cudaStream_t s) {
   const size_t t = plan.num_tasks;
   ws.task_order.reserve(4 * t);
   uint32_t* const b = ws.task_order.get();
@@ -88,7 +88,11 @@ const uint32_t* order_tasks_by_length(const BucketPlan& plan, size_t m, MsmWorks
   ws.cub_temp.reserve(std::max<size_t>(temp, 1));
   CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(ws.cub_temp.get(), temp, keys, vals,
                                                             static_cast<int>(t), 0, end_bit, s));
-  return vals.Current();
+  plan.task_order = vals.Current();  // b + 2t or b + 3t: the keys' room [b, b + 2t) is free
+  task_bucket_kernel<<<grid_for(m, kThreads), kThreads, 0, s>>>(
+      ws.task_offsets.get(), ws.task_counts.get(), m, b);
+  CUZK_CUDA_CHECK_LAUNCH();
+  plan.task_bucket = b;
 }
 
 }  // namespace
@@ -151,7 +155,7 @@ BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_
   plan.num_tasks = last[0] + last[1];
   plan.max_tasks = last[2];
   if (items >= kOrderTasksFrom && plan.num_tasks > 1)
-    plan.task_order = order_tasks_by_length(plan, m, ws, s);
+    order_tasks_by_length(plan, m, ws, s);
   return plan;
 }
 

@@ -77,17 +77,22 @@ BucketShape accumulate_buckets(const Affine<Curve>* d_bases_h, const Fr* d_scala
   if (num_tasks != 0) {
     accumulate_kernel<CurveD, kAccumulateMinBlocks<CurveD>>
         <<<grid_for(num_tasks, kPointThreads), kPointThreads, 0, s>>>(
-            d_bases, ws.entries.get(), ws.offsets.get(), ws.counts.get(), ws.task_offsets.get(), m,
-            num_tasks, plan.task_len, plan.task_order, d_partials);
+            d_bases, ws.entries.get(), ws.offsets.get(), ws.counts.get(), ws.task_offsets.get(),
+            ws.task_counts.get(), m, num_tasks, plan.task_len, plan.task_order, plan.task_bucket,
+            add, d_partials, d_buckets);
     CUZK_CUDA_CHECK_LAUNCH();
   }
-  // Buckets of more than a few tasks (repeated scalars) reduce by a tree, not one thread.
-  constexpr uint32_t kLoopTasks = 4;
+  // Buckets of many tasks (repeated scalars) reduce by a tree, not one thread. Full-width scalars
+  // at c = 20 give the top window (15 bits) ~2^15 buckets of ~10 tasks each: a loop of 10 full
+  // additions for those few threads, where the tree's rounds ran over every task (4 launches,
+  // 4.6 ms a 2^24 chunk, ncu on the H100, 2026-12-07).
+  constexpr uint32_t kLoopTasks = 32;
   const bool tree = plan.max_tasks > kLoopTasks;
   if (tree) {
     for (uint32_t h = 1; h < plan.max_tasks; h *= 2) {
       task_tree_kernel<CurveD><<<grid_for(num_tasks, kPointThreads), kPointThreads, 0, s>>>(
-          d_partials, ws.task_offsets.get(), ws.task_counts.get(), m, num_tasks, h);
+          d_partials, ws.task_offsets.get(), ws.task_counts.get(), plan.task_bucket, m, num_tasks,
+          h);
       CUZK_CUDA_CHECK_LAUNCH();
     }
   }

@@ -31,30 +31,39 @@ __device__ __forceinline__ size_t bucket_of_task(const uint32_t* task_offsets, s
 }
 
 // Thread j's task t = order[j] (tasks by length, longest first; or j) sums at most L entries of
-// one bucket with mixed XYZZ additions. (Fixed chunks of K sorted entries per thread, crossing
-// bucket boundaries, balance the warps better on paper but measured 1.6x slower at 2^26: the
-// per-boundary flushes and searches diverge; H200 2026-11-30.)
+// one bucket g (task_bucket[t], or found by a binary search where there is no such array) with
+// mixed XYZZ additions. The task of a one-task bucket is its whole sum: it writes bucket g itself
+// (or with `add` adds to it), the others write partial t for the tree and bucket_sum_kernel.
+// (Fixed chunks of K sorted entries per thread, crossing bucket boundaries, balance the warps
+// better on paper but measured 1.6x slower at 2^26: the per-boundary flushes and searches
+// diverge; H200 2026-11-30.)
 template <class CurveD, int kMinBlocks>
 __global__ void __launch_bounds__(kPointThreads, kMinBlocks)
     accumulate_kernel(const Affine<CurveD>* __restrict__ bases,
                       const uint32_t* __restrict__ entries, const uint32_t* __restrict__ offsets,
                       const uint32_t* __restrict__ counts,
-                      const uint32_t* __restrict__ task_offsets, size_t m, uint32_t num_tasks,
+                      const uint32_t* __restrict__ task_offsets,
+                      const uint32_t* __restrict__ task_counts, size_t m, uint32_t num_tasks,
                       uint32_t L, const uint32_t* __restrict__ order,
-                      Xyzz<CurveD>* __restrict__ out) {
+                      const uint32_t* __restrict__ task_bucket, bool add,
+                      Xyzz<CurveD>* __restrict__ partials, Xyzz<CurveD>* __restrict__ buckets) {
   for (uint32_t j = blockIdx.x * blockDim.x + threadIdx.x; j < num_tasks;
        j += gridDim.x * blockDim.x) {
     const uint32_t t = order != nullptr ? order[j] : j;
-    const size_t g = bucket_of_task(task_offsets, m, t);
+    const size_t g = task_bucket != nullptr ? task_bucket[t] : bucket_of_task(task_offsets, m, t);
     const uint32_t start = offsets[g] + (t - task_offsets[g]) * L;
     const uint32_t end = min(offsets[g] + counts[g], start + L);
-    Xyzz<CurveD> acc = Xyzz<CurveD>::identity();
+    const bool whole = task_counts[g] == 1;
+    Xyzz<CurveD> acc = whole && add ? buckets[g] : Xyzz<CurveD>::identity();
     for (uint32_t e = start; e < end; ++e) {
       const uint32_t code = entries[e];
       const Affine<CurveD> p = bases[code >> 1];
       acc = acc.add_mixed((code & 1) ? -p : p);
     }
-    out[t] = acc;
+    if (whole)
+      buckets[g] = acc;
+    else
+      partials[t] = acc;
   }
 }
 
@@ -64,18 +73,21 @@ __global__ void __launch_bounds__(kPointThreads, kMinBlocks)
 template <class CurveD>
 __global__ void task_tree_kernel(Xyzz<CurveD>* __restrict__ partials,
                                  const uint32_t* __restrict__ task_offsets,
-                                 const uint32_t* __restrict__ task_counts, size_t m,
+                                 const uint32_t* __restrict__ task_counts,
+                                 const uint32_t* __restrict__ task_bucket, size_t m,
                                  uint32_t num_tasks, uint32_t h) {
   for (uint32_t t = blockIdx.x * blockDim.x + threadIdx.x; t < num_tasks;
        t += gridDim.x * blockDim.x) {
-    const size_t g = bucket_of_task(task_offsets, m, t);
+    const size_t g = task_bucket != nullptr ? task_bucket[t] : bucket_of_task(task_offsets, m, t);
     const uint32_t i = t - task_offsets[g];
     if (i % (2 * h) == 0 && i + h < task_counts[g]) partials[t] = partials[t] + partials[t + h];
   }
 }
 
-// Bucket g = the sum of its task partials (the first `limit` of them; 1 after the tree), or with
-// `add` that sum added to bucket g (a chunked MSM's buckets kept across its chunks).
+// Bucket g of more than one task = the sum of its task partials (the first `limit` of them; 1
+// after the tree), or with `add` that sum added to bucket g (a chunked MSM's buckets kept across
+// its chunks); an empty bucket is the identity (left as it is with `add`). A one-task bucket was
+// written by its task (accumulate_kernel).
 template <class CurveD>
 __global__ void bucket_sum_kernel(const Xyzz<CurveD>* __restrict__ partials,
                                   const uint32_t* __restrict__ task_offsets,
@@ -83,9 +95,10 @@ __global__ void bucket_sum_kernel(const Xyzz<CurveD>* __restrict__ partials,
                                   uint32_t limit, bool add, Xyzz<CurveD>* __restrict__ buckets) {
   for (size_t g = blockIdx.x * size_t{blockDim.x} + threadIdx.x; g < m;
        g += size_t{gridDim.x} * blockDim.x) {
+    const uint32_t tasks = task_counts[g];
+    if (tasks == 1 || (add && tasks == 0)) continue;
     const uint32_t first = task_offsets[g];
-    const uint32_t count = min(task_counts[g], limit);
-    if (add && count == 0) continue;
+    const uint32_t count = min(tasks, limit);
     Xyzz<CurveD> acc = add ? buckets[g] : Xyzz<CurveD>::identity();
     for (uint32_t k = 0; k < count; ++k)
       acc = acc + partials[first + k];
