@@ -89,8 +89,8 @@ void order_tasks_by_length(BucketPlan& plan, size_t m, MsmWorkspace& ws, cudaStr
   CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(ws.cub_temp.get(), temp, keys, vals,
                                                             static_cast<int>(t), 0, end_bit, s));
   plan.task_order = vals.Current();  // b + 2t or b + 3t: the keys' room [b, b + 2t) is free
-  task_bucket_kernel<<<grid_for(m, kThreads), kThreads, 0, s>>>(
-      ws.task_offsets.get(), ws.task_counts.get(), m, b);
+  task_bucket_kernel<<<grid_for(m, kThreads), kThreads, 0, s>>>(ws.task_offsets.get(),
+                                                                ws.task_counts.get(), m, b);
   CUZK_CUDA_CHECK_LAUNCH();
   plan.task_bucket = b;
 }
@@ -154,8 +154,7 @@ BucketPlan sort_into_buckets(const Fr* d_scalars, const uint32_t* d_index, size_
   CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
   plan.num_tasks = last[0] + last[1];
   plan.max_tasks = last[2];
-  if (items >= kOrderTasksFrom && plan.num_tasks > 1)
-    order_tasks_by_length(plan, m, ws, s);
+  if (items >= kOrderTasksFrom && plan.num_tasks > 1) order_tasks_by_length(plan, m, ws, s);
   return plan;
 }
 
