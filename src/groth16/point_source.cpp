@@ -106,25 +106,29 @@ void VectorSource::read_g2(Section section, uint64_t first, std::span<G2Affine> 
   copy_points(host_points<G2Affine>(*params_, section).subspan(first, out.size()), out, pool);
 }
 
-Parameters read_host_points(const Parameters& params, ThreadPool* pool) {
-  if (params.source == nullptr) return params;
-  const PointSource& source = *params.source;
-  const SectionCounts counts = source.counts();
+Parameters PointSource::read_points(ThreadPool* pool) const {
+  const SectionCounts c = counts();
   Parameters host;
-  host.vk = params.vk;
   for (const Section section : kSections) {
     if (section == Section::kBG2) {
-      host.b_g2.resize(counts.b_g2);
-      source.read_g2(section, 0, host.b_g2, pool);
+      host.b_g2.resize(c.b_g2);
+      read_g2(section, 0, host.b_g2, pool);
     } else {
       std::vector<G1Affine>& v = section == Section::kH   ? host.h
                                  : section == Section::kL ? host.l
                                  : section == Section::kA ? host.a
                                                           : host.b_g1;
-      v.resize(counts.of(section));
-      source.read_g1(section, 0, v, pool);
+      v.resize(c.of(section));
+      read_g1(section, 0, v, pool);
     }
   }
+  return host;
+}
+
+Parameters read_host_points(const Parameters& params, ThreadPool* pool) {
+  if (params.source == nullptr) return params;
+  Parameters host = params.source->read_points(pool);
+  host.vk = params.vk;
   return host;
 }
 

@@ -70,6 +70,9 @@ class PointSource {
                        ThreadPool* pool) const = 0;
   virtual void read_g2(Section section, uint64_t first, std::span<G2Affine> out,
                        ThreadPool* pool) const = 0;
+  // Every section's points in host vectors, the vk left empty (read_host_points): by read_g1 and
+  // read_g2 unless a source has a faster whole read.
+  virtual Parameters read_points(ThreadPool* pool) const;
 
  protected:
   // The checks every read_* makes first: the section's curve and the range within it.

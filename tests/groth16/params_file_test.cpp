@@ -215,6 +215,26 @@ TEST(ParamsFileSource, AFileThatShrankIsAFormatErrorNamingItsEnd) {
             std::vector<G1Affine>(small_params().b_g1.begin(), small_params().b_g1.begin() + 5));
 }
 
+// The whole read (a map of the held descriptor) refuses a file shorter than it was opened with
+// the same error, before it maps anything: a map would read past the end as SIGBUS.
+TEST(ParamsFileSource, TheWholeReadOfAFileThatShrankIsAFormatError) {
+  const testing::TempDir dir("params-file");
+  const auto path = dir.path() / "shrinks.params";
+  write_parameters(path, small_params());
+  const ParamsFileSource s(path, SubgroupCheck::kCheck);
+  EXPECT_EQ(s.read_points(&test_pool()).h, small_params().h);
+  const uint64_t cut = s.layout().b_g2.offset + 10;
+  std::filesystem::resize_file(path, cut);
+  try {
+    (void)s.read_points(&test_pool());
+    FAIL() << "read a shrunk file whole";
+  } catch (const FormatError& e) {
+    EXPECT_EQ(e.offset(), cut);
+    EXPECT_NE(std::string(e.what()).find("shorter than when it was opened"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ParamsFileSource, The32GiBPoRepShapeOfTheFactsSheet) {
   const testing::TempDir dir("params-file");
   const auto path = dir.path() / "porep-32g-shape.params";

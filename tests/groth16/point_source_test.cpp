@@ -107,14 +107,16 @@ TEST(PointSource, TheFitCheckNeedsOnlyTheCounts) {
   EXPECT_EQ(error_of([&] { check_partition_fits(small_sourced, in); }), host_error);
 }
 
-// The host copy read through the opened file is the set parse_parameters reads from it (and
-// the generated set it was written from); a set with host points is its own copy.
+// The host copy read through the opened file, whole from its map (a pool) or by pread pieces
+// (none), is the set parse_parameters reads from it (and the generated set it was written from);
+// a set with host points is its own copy.
 TEST(PointSource, AHostCopyReadThroughTheSourceIsTheParsedSet) {
   const SourcedSet s;
   const Parameters copy = read_host_points(s.sourced, &test_pool());
   EXPECT_TRUE(has_host_points(copy));
   EXPECT_EQ(copy, read_parameters(s.dir.path() / "set.params", SubgroupCheck::kCheck, test_pool()));
   EXPECT_EQ(copy, *s.host);
+  EXPECT_EQ(read_host_points(s.sourced, nullptr), *s.host);
   EXPECT_EQ(read_host_points(*s.host, nullptr), *s.host);
 }
 
