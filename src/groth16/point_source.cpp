@@ -61,18 +61,7 @@ std::span<const P> host_points(const Parameters& p, Section section) {
   if constexpr (std::is_same_v<P, G2Affine>) {
     return p.b_g2;
   } else {
-    switch (section) {
-      case Section::kH:
-        return p.h;
-      case Section::kL:
-        return p.l;
-      case Section::kA:
-        return p.a;
-      case Section::kBG1:
-      case Section::kBG2:
-        break;
-    }
-    return p.b_g1;
+    return g1_vector(p, section);
   }
 }
 
@@ -114,10 +103,7 @@ Parameters PointSource::read_points(ThreadPool* pool) const {
       host.b_g2.resize(c.b_g2);
       read_g2(section, 0, host.b_g2, pool);
     } else {
-      std::vector<G1Affine>& v = section == Section::kH   ? host.h
-                                 : section == Section::kL ? host.l
-                                 : section == Section::kA ? host.a
-                                                          : host.b_g1;
+      std::vector<G1Affine>& v = g1_vector(host, section);
       v.resize(c.of(section));
       read_g1(section, 0, v, pool);
     }

@@ -8,6 +8,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "ec/g1.hpp"
 #include "ec/g2.hpp"
@@ -113,6 +114,24 @@ Parameters read_host_points(const Parameters& params, ThreadPool* pool);
 // says), empty for a set whose points are behind a source.
 template <class P>
 std::span<const P> host_points(const Parameters& params, Section section);
+// The G1 vector of `section` (h, l, a, b_g1; b_g1 for kBG2), const or writable as `params` is:
+// the one place a G1 section names its vector.
+template <class Params>
+requires std::is_same_v<std::remove_const_t<Params>, Parameters>
+auto& g1_vector(Params& params, Section section) {
+  switch (section) {
+    case Section::kH:
+      return params.h;
+    case Section::kL:
+      return params.l;
+    case Section::kA:
+      return params.a;
+    case Section::kBG1:
+    case Section::kBG2:
+      break;
+  }
+  return params.b_g1;
+}
 
 // A set's points are not in host memory where the caller needs them there: a CPU backend, or a
 // device whose plan streams sections from the host. The engine answers it by proving again with

@@ -78,7 +78,7 @@ class SourceStore {
       filling_->b_g2.resize(counts.b_g2);
       src.read_g2(s, next_, std::span(filling_->b_g2).subspan(next_, n), nullptr);
     } else {
-      std::vector<G1Affine>& v = g1_of(*filling_, s);
+      std::vector<G1Affine>& v = groth16::g1_vector(*filling_, s);
       v.resize(counts.of(s));
       src.read_g1(s, next_, std::span(v).subspan(next_, n), nullptr);
     }
@@ -86,19 +86,6 @@ class SourceStore {
     largest_ = std::max(largest_, n * point_bytes(s));
     read_ += n * point_bytes(s);
     return true;
-  }
-
-  static std::vector<G1Affine>& g1_of(groth16::Parameters& p, groth16::Section s) {
-    switch (s) {
-      case groth16::Section::kH:
-        return p.h;
-      case groth16::Section::kL:
-        return p.l;
-      case groth16::Section::kA:
-        return p.a;
-      default:
-        return p.b_g1;
-    }
   }
 
   const uint64_t step_bytes_;
