@@ -44,8 +44,9 @@ class ParamsFileSource final : public PointSource {
                ThreadPool* pool) const override;
   void read_g2(Section section, uint64_t first, std::span<G2Affine> out,
                ThreadPool* pool) const override;
-  // The whole set parsed from a map of the held descriptor, as read_parameters parses a path:
-  // 47.4 GB in 50 s on the H100's host against 60 s by pread pieces (2026-12-07, perf-log).
+  // The whole set parsed from a map of the held descriptor, as read_parameters parses a path
+  // (47.4 GB in 39-46 s on an H100's host, a second load of the file 41-51 s; perf-log
+  // 2026-12-07): no second open, no second digest.
   Parameters read_points(ThreadPool* pool) const override;
 
  private:
