@@ -104,6 +104,12 @@ Parameters ParamsFileSource::read_points(ThreadPool* pool) const {
   const MappedFile map(file_);
   Parameters p = parse_parameters(map.bytes(), name_, check_, *pool,
                                   [&map](std::span<const uint8_t> part) { map.release(part); });
+  // Parsed again from the bytes, not read by the opened layout: a file rewritten in place since
+  // it was opened must not give the set another setup's points.
+  if (p.vk != layout_.vk || section_counts(p) != layout_.counts()) {
+    throw FormatError(name_, 0,
+                      "rewritten since it was opened: its vk or section counts are not the set's");
+  }
   p.vk = {};
   return p;
 }

@@ -215,6 +215,27 @@ TEST(ParamsFileSource, AFileThatShrankIsAFormatErrorNamingItsEnd) {
             std::vector<G1Affine>(small_params().b_g1.begin(), small_params().b_g1.begin() + 5));
 }
 
+// The whole read parses the file again: one rewritten in place with another setup of the same
+// shape is refused, not read as the opened set's points.
+TEST(ParamsFileSource, TheWholeReadOfAFileRewrittenInPlaceIsAFormatError) {
+  const testing::TempDir dir("params-file");
+  const auto path = dir.path() / "rewritten.params";
+  write_parameters(path, small_params());
+  const ParamsFileSource s(path, SubgroupCheck::kCheck);
+  // The same circuit under other toxic waste: the same counts and size, another vk and points.
+  const Parameters other = testing::random_parameters(300, 3, 5, "another setup");
+  ASSERT_EQ(section_counts(other), s.counts());
+  write_parameters(path, other);
+  ASSERT_EQ(std::filesystem::file_size(path), s.stamp().size);
+  try {
+    (void)s.read_points(&test_pool());
+    FAIL() << "read another setup as the opened set";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("rewritten since it was opened"), std::string::npos)
+        << e.what();
+  }
+}
+
 // The whole read (a map of the held descriptor) refuses a file shorter than it was opened with
 // the same error, before it maps anything: a map would read past the end as SIGBUS.
 TEST(ParamsFileSource, TheWholeReadOfAFileThatShrankIsAFormatError) {
