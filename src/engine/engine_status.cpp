@@ -60,6 +60,11 @@ void Engine::Impl::declare_metrics() {
       "Per-partition time by phase (synthesis, prove; within prove: upload, spmv, h_chain, "
       "msm_h, msm_l, msm_a, msm_b_g1, msm_b_g2).",
       T::kHistogram, kDurationBuckets);
+  metrics.declare("cuzk_partition_msm_h_seconds",
+                  "A device's msm_h phase by part (sort, accumulate, reduce: CUDA events; "
+                  "allocate: cudaMalloc and cudaFree; other: the 0/1 split, waits for streamed "
+                  "bases, host gaps).",
+                  T::kHistogram, kDurationBuckets);
   metrics.declare("cuzk_queue_jobs", "Jobs by kind and state (pending, in_progress).", T::kGauge);
   metrics.declare("cuzk_prover_queue_partitions", "Synthesized partitions waiting for a prover.",
                   T::kGauge);

@@ -35,6 +35,8 @@ struct TwoDevices {
   ProvePermits permits[2];
   std::mutex mu;
   std::vector<std::pair<std::string, std::string>> events;
+  // What each device reports of its H MSM (FakeDevice::msm_h_report; zero: no split).
+  groth16::ProverTiming msm_h;
   std::unique_ptr<Engine> engine;
 
   // `held`: each prove waits for a permit of its device (permits[0], permits[1]).
@@ -53,6 +55,7 @@ struct TwoDevices {
       auto d = std::make_unique<FakeDevice>(name, pool, &devices, i == 0 ? delay0 : delay1,
                                             &broken[i], held ? &permits[i] : nullptr);
       d->keeps_sets = keeps_sets;
+      d->msm_h_report = &msm_h;
       return d;
     };
     c.on_event = [this](const std::string& e, const std::string& m) {
@@ -129,6 +132,35 @@ TEST(EngineDevices, PartitionsOfOneJobAndOfSeveralJobsSpreadOverBothDevices) {
   EXPECT_GT(h.metric("cuzk_prover_busy_seconds_total{worker=\"gpu:0\"}"), 0);
   EXPECT_GT(h.metric("cuzk_prover_busy_seconds_total{worker=\"gpu:1\"}"), 0);
   EXPECT_EQ(h.metric("cuzk_prover_in_rotation{worker=\"gpu:1\"}"), 1);
+}
+
+TEST(EngineDevices, ADevicesSplitOfTheHMsmIsMeteredByPartWithItsRestAsOther) {
+  TwoDevices h(0ms, 0ms);
+  // Binary fractions, so that the sums are exact: the named parts leave 1/16 s of the 1 s.
+  h.msm_h.msm_h_s = 1.0;
+  h.msm_h.msm_h_parts = {
+      .sort_s = 0.125, .accumulate_s = 0.5, .reduce_s = 0.0625, .allocate_s = 0.25};
+  const JobResult r = h.wait(h.submit("a", 4));
+  ASSERT_EQ(r.state, JobState::kCompleted) << r.error_message;
+  const auto part = [&](const char* name, const char* stat) {
+    return h.metric(std::string("cuzk_partition_msm_h_seconds_") + stat +
+                    "{kind=\"winning\",part=\"" + name + "\"}");
+  };
+  EXPECT_EQ(part("other", "count"), 4);
+  EXPECT_DOUBLE_EQ(part("sort", "sum"), 4 * 0.125);
+  EXPECT_DOUBLE_EQ(part("accumulate", "sum"), 4 * 0.5);
+  EXPECT_DOUBLE_EQ(part("reduce", "sum"), 4 * 0.0625);
+  EXPECT_DOUBLE_EQ(part("allocate", "sum"), 4 * 0.25);
+  EXPECT_DOUBLE_EQ(part("other", "sum"), 4 * 0.0625);
+  EXPECT_DOUBLE_EQ(h.metric("cuzk_partition_phase_seconds_sum{kind=\"winning\",phase=\"msm_h\"}"),
+                   4.0);
+}
+
+TEST(EngineDevices, ABackendThatDoesNotSplitTheHMsmHasNoPartsMetered) {
+  TwoDevices h(0ms, 0ms);
+  ASSERT_EQ(h.wait(h.submit("a", 2)).state, JobState::kCompleted);
+  EXPECT_EQ(h.engine->metrics_text().find("cuzk_partition_msm_h_seconds_count{"),
+            std::string::npos);
 }
 
 TEST(EngineDevices, AFailingDeviceLeavesTheRotationAndTheOtherFinishesItsPartitions) {

@@ -140,6 +140,9 @@ class FakeDevice final : public groth16::ProverBackend {
   // source, then throws HostPointsNeeded at prove (a forecast memory taken since made wrong).
   SourceStore* source_store = nullptr;
   bool source_forecast_wrong = false;
+  // When set with an msm_h_s, each proof reports that and its msm_h_parts (a device's split of
+  // the H MSM) in place of the CPU's.
+  const groth16::ProverTiming* msm_h_report = nullptr;
   bool proves_from_source(const groth16::Parameters&, const pce::RecordedCircuit*) override {
     return source_store != nullptr;
   }
@@ -164,11 +167,17 @@ class FakeDevice final : public groth16::ProverBackend {
       if (held_.size() > keeps_sets) held_.resize(keeps_sets);
     }
     std::this_thread::sleep_for(delay_);
+    std::shared_ptr<const groth16::Parameters> whole;  // a source's set, read whole
     if (params.source != nullptr && source_store != nullptr) {
       if (source_forecast_wrong) throw groth16::HostPointsNeeded(name_ + ": the set does not fit");
-      return cpu_.prove(*source_store->whole(params), in, rand, timing);
+      whole = source_store->whole(params);
     }
-    return cpu_.prove(params, in, rand, timing);
+    groth16::Proof proof = cpu_.prove(whole != nullptr ? *whole : params, in, rand, timing);
+    if (msm_h_report != nullptr && msm_h_report->msm_h_s > 0 && timing != nullptr) {
+      timing->msm_h_s = msm_h_report->msm_h_s;
+      timing->msm_h_parts = msm_h_report->msm_h_parts;
+    }
+    return proof;
   }
   std::vector<Fr> coset_ab_minus_c(std::vector<Fr> a, std::vector<Fr> b, std::vector<Fr> c,
                                    const EvaluationDomain& domain,

@@ -88,6 +88,7 @@ TEST_F(CappedDeviceMemory, BuffersChargeTheirCapAndRefundItWhenFreed) {
   }
   EXPECT_EQ(cap.in_use(), 0u);
   EXPECT_EQ(cap.peak(), 3u << 20);
+  EXPECT_GT(cap.allocation_seconds(), 0.0);  // the charged buffers' cudaMalloc and cudaFree
 }
 
 // Scalars 0, 1 and full width in turn (the split's three classes).

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -19,6 +20,14 @@
 #include "gpu/device/device_memory_cap.hpp"
 
 namespace cuzk::gpu {
+
+namespace device_buffer_detail {
+inline uint64_t nanoseconds_since(std::chrono::steady_clock::time_point t0) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+          .count());
+}
+}  // namespace device_buffer_detail
 
 // n elements of T in device memory (uninitialised). Movable, not copyable.
 template <class T>
@@ -53,20 +62,26 @@ class DeviceBuffer {
     DeviceMemoryCap* const cap = DeviceMemoryCap::current();
     if (cap != nullptr) cap->charge(n * sizeof(T));  // throws past the cap
     void* p = nullptr;
+    const auto t0 = std::chrono::steady_clock::now();
     try {
       CUZK_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
     } catch (...) {
       if (cap != nullptr) cap->refund(n * sizeof(T));
       throw;
     }
+    if (cap != nullptr) cap->add_allocation_ns(device_buffer_detail::nanoseconds_since(t0));
     d_ptr_ = static_cast<T*>(p);
     size_ = n;
     cap_ = cap;
   }
   void release() noexcept {
     if (d_ptr_ != nullptr) {
+      const auto t0 = std::chrono::steady_clock::now();
       cudaFree(d_ptr_);
-      if (cap_ != nullptr) cap_->refund(bytes());
+      if (cap_ != nullptr) {
+        cap_->refund(bytes());
+        cap_->add_allocation_ns(device_buffer_detail::nanoseconds_since(t0));
+      }
     }
     d_ptr_ = nullptr;
     size_ = 0;

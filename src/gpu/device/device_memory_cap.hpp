@@ -4,6 +4,9 @@
 // freed anywhere). A charge past the limit throws the CudaError an exhausted device would
 // (cudaErrorMemoryAllocation: out_of_memory() is true, so the callers' fallbacks still work),
 // naming the request, the bytes in use and the limit. Limit 0: counted, never refused.
+// It also sums the host time its buffers spent in cudaMalloc and cudaFree (which waits for the
+// device): what a phase that frees and allocates again pays for it (the capped H MSM's scratch,
+// every partition).
 // Thread-safe (atomics); the Scope pointer is per thread, set by the backend around each call.
 #pragma once
 
@@ -28,6 +31,10 @@ class DeviceMemoryCap {
   void charge(uint64_t bytes);
   void refund(uint64_t bytes) noexcept { in_use_.fetch_sub(bytes); }
 
+  // Host nanoseconds in cudaMalloc and cudaFree of charged buffers, since construction.
+  void add_allocation_ns(uint64_t ns) noexcept { allocation_ns_.fetch_add(ns); }
+  double allocation_seconds() const { return static_cast<double>(allocation_ns_.load()) / 1e9; }
+
   // The cap charged by allocations on this thread (null: none).
   static DeviceMemoryCap* current();
 
@@ -44,7 +51,7 @@ class DeviceMemoryCap {
 
  private:
   uint64_t limit_;
-  std::atomic<uint64_t> in_use_{0}, peak_{0};
+  std::atomic<uint64_t> in_use_{0}, peak_{0}, allocation_ns_{0};
 };
 
 }  // namespace cuzk::gpu

@@ -348,6 +348,15 @@ double GpuBackend::bandwidth_locked() {
   return pinned_bandwidth_;
 }
 
+groth16::ProverTiming::MsmParts GpuBackend::last_msm_parts(double allocation_s0) const {
+  groth16::ProverTiming::MsmParts parts;
+  parts.sort_s = last_msm_.sort_ms / 1e3;
+  parts.accumulate_s = last_msm_.accumulate_ms / 1e3;
+  parts.reduce_s = last_msm_.reduce_ms / 1e3;
+  parts.allocate_s = cap_.allocation_seconds() - allocation_s0;
+  return parts;
+}
+
 void GpuBackend::release_batch() {
   batch_witness_.clear();
   batch_tails_.clear();
@@ -432,8 +441,10 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
   };
   groth16::MsmSums sums;
   auto t0 = SteadyClock::now();
+  const double allocation_s0 = cap_.allocation_seconds();
   sums.h = sum(g1_bases_, r.h, d_a, n - 1, nullptr);
   t.msm_h_s = seconds_since(t0);
+  t.msm_h_parts = last_msm_parts(allocation_s0);
   t0 = SteadyClock::now();
   sums.l = sum(g1_bases_, r.l, d_aux, aux, nullptr);
   t.msm_l_s = seconds_since(t0);

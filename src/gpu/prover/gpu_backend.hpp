@@ -215,6 +215,9 @@ class GpuBackend final : public groth16::ProverBackend {
   // Frees the batch's compact witnesses (a front or another layout needs the room).
   void release_batch();
   double bandwidth_locked();  // pinned_h2d_bandwidth() with mu_ held
+  // The last MSM's parts (last_msm_), with the host's cudaMalloc and cudaFree time since the
+  // cap's allocation_seconds() was `allocation_s0`.
+  groth16::ProverTiming::MsmParts last_msm_parts(double allocation_s0) const;
 
   // First member: the buffers below refund it when they are freed.
   DeviceMemoryCap cap_;

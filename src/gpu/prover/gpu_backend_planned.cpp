@@ -243,12 +243,15 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   groth16::MsmSums sums;
   t.layout_s += seconds_since(t0);
   t0 = SteadyClock::now();
+  const double allocation_s0 = cap_.allocation_seconds();
   const PointRun<G1Curve> h =
       point_run<G1Curve>(params, groth16::Section::kH, 0, groth16::section_counts(params).h);
+  last_msm_ = MsmStats{};
   sums.h =
       chunked_msm<G1Curve>(streamer_, rh ? device_copy(g1_bases_, h) : nullptr, h.host, h.size(),
                            d_abc_[0].get(), n - 1, nullptr, nullptr, chunk, ws_, s, &last_msm_);
   t.msm_h_s = seconds_since(t0);
+  t.msm_h_parts = last_msm_parts(allocation_s0);
   t0 = SteadyClock::now();
   streamer_.release_device();
   ws_.release();
