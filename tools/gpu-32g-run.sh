@@ -111,18 +111,52 @@ run() {  # name, limit s, command...: output into $OUT/name.log, wall time into 
   return $rc
 }
 # The daemon's metrics file $2 as seconds per partition: each phase's sum over the partitions it
-# proved (cuzk_partitions_total), one line tagged $1 into the summary.
+# proved (cuzk_partitions_total), one line tagged $1 into the summary; then msm_h by its parts
+# (cuzk_partition_msm_h_seconds: sort, accumulate, reduce, allocate, other) where the device
+# split it.
 per_partition() {
   awk -v tag="$1" '
     /^cuzk_partitions_total/ { n += $2 }
     /^cuzk_partition_phase_seconds_sum/ {
       match($0, /phase="[a-z0-9_]+"/); sum[substr($0, RSTART + 7, RLENGTH - 8)] += $2 }
+    /^cuzk_partition_msm_h_seconds_sum/ {
+      match($0, /part="[a-z0-9_]+"/); part[substr($0, RSTART + 6, RLENGTH - 7)] += $2; parts = 1 }
     END {
       if (n == 0) exit
       line = sprintf("%s: seconds per partition (%d):", tag, n)
       for (k in sum) line = line sprintf(" %s %.3f", k, sum[k] / n)
       print line
+      if (!parts) exit
+      line = sprintf("%s: msm_h per partition by part:", tag)
+      for (k in part) line = line sprintf(" %s %.4f", k, part[k] / n)
+      print line
     }' "$2" | tee -a "$OUT/summary.txt"
+}
+# nvidia-smi samples every 0.5 s into $1 until killed (pid in SMI): memory, busy, SM clock,
+# power, temperature, and the clocks' event reasons where the driver names them (a bit mask:
+# 0x4 software power cap, 0x20 software thermal, 0x40 hardware thermal, 0x80 power brake).
+gpu_samples() {
+  local q=timestamp,memory.used,utilization.gpu,clocks.sm,power.draw,temperature.gpu
+  nvidia-smi --query-gpu=$q,clocks_event_reasons.active --format=csv >/dev/null 2>&1 &&
+    q=$q,clocks_event_reasons.active
+  nvidia-smi --query-gpu=$q --format=csv -lms 500 > "$1" 2>&1 &
+  SMI=$!
+}
+# The busy samples of $2 (utilization >= 90%): how many, the SM clock's median and lowest, the
+# power's median, and how often each event-reason mask was set; one line tagged $1.
+busy_clocks() {
+  local busy
+  busy=$(awk -F', *' 'NR > 1 && $3 + 0 >= 90' "$2")
+  [[ -n $busy ]] || return 0
+  local n mid
+  n=$(wc -l <<< "$busy")
+  mid=$(((n + 1) / 2))
+  echo "$1: busy samples $n: SM clock median $(cut -d, -f4 <<< "$busy" | sort -n |
+    sed -n "${mid}p" | tr -d ' '), lowest $(cut -d, -f4 <<< "$busy" | sort -n | head -1 |
+    tr -d ' '); power median $(cut -d, -f5 <<< "$busy" | sort -n | sed -n "${mid}p" |
+    tr -d ' '); temperature median $(cut -d, -f6 <<< "$busy" | sort -n | sed -n "${mid}p" |
+    tr -d ' ') C; event reasons $(cut -d, -f7 -s <<< "$busy" | sort | uniq -c | tr -s ' ' |
+    tr '\n' ';')" | tee -a "$OUT/summary.txt"
 }
 
 if [[ "${1:-}" == "small" ]]; then
@@ -348,9 +382,8 @@ workers = ${SYNTH_WORKERS:-2}
 TOML
   local smi=
   if command -v nvidia-smi >/dev/null; then
-    nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
-      > "$OUT/gpu-$tag.csv" 2>&1 &
-    smi=$!
+    gpu_samples "$OUT/gpu-$tag.csv"
+    smi=$SMI
   fi
   "${DAEMON:-$B/cuzk-daemon}" --config "$WORK/cuzk-$tag.toml" > "$OUT/daemon-$tag.log" 2>&1 &
   local daemon=$!
@@ -384,6 +417,7 @@ TOML
   kill "$smi" 2>/dev/null
   sort -t, -k2 -n "$OUT/gpu-$tag.csv" | tail -1 | sed "s/^/$tag: peak GPU memory sample: /" |
     tee -a "$OUT/summary.txt"
+  busy_clocks "$tag" "$OUT/gpu-$tag.csv"
 }
 
 if [[ "${1:-}" == "capped" ]]; then
