@@ -61,9 +61,12 @@ void Engine::Impl::declare_metrics() {
       "msm_h, msm_l, msm_a, msm_b_g1, msm_b_g2).",
       T::kHistogram, kDurationBuckets);
   metrics.declare("cuzk_partition_msm_h_seconds",
-                  "A device's msm_h phase by part (sort, accumulate, reduce: CUDA events; "
-                  "allocate: cudaMalloc and cudaFree; other: the 0/1 split, waits for streamed "
-                  "bases, host gaps).",
+                  "A device's msm_h phase by part, adding up to it (sort, accumulate, reduce: "
+                  "CUDA events; other: the 0/1 split, waits for streamed bases, host gaps).",
+                  T::kHistogram, kDurationBuckets);
+  metrics.declare("cuzk_partition_allocation_seconds",
+                  "A device's host time in cudaMalloc and cudaFree within a phase (msm_h), by "
+                  "kind and phase; the device may wait for it inside the phase's parts.",
                   T::kHistogram, kDurationBuckets);
   metrics.declare("cuzk_queue_jobs", "Jobs by kind and state (pending, in_progress).", T::kGauge);
   metrics.declare("cuzk_prover_queue_partitions", "Synthesized partitions waiting for a prover.",

@@ -52,9 +52,10 @@ struct ProverTiming {
   QuotientTiming quotient;
   double msm_h_s = 0, msm_l_s = 0, msm_a_s = 0, msm_b_g1_s = 0, msm_b_g2_s = 0;
   // msm_h_s by its parts on a device (0 on the CPU): the digit sort, the bucket accumulation and
-  // the window reduction (CUDA events, summed over a chunked MSM's chunks), and the host's time
-  // in cudaMalloc and cudaFree meanwhile. The rest of msm_h_s is the 0/1 split, the waits for
-  // streamed bases and the host's gaps between kernels.
+  // the window reduction (CUDA events, summed over a chunked MSM's chunks; the rest of msm_h_s is
+  // the 0/1 split, the waits for streamed bases and the host's gaps between kernels). Apart from
+  // them, allocate_s: the host's time in cudaMalloc and cudaFree during msm_h, which the parts
+  // hold where the device waited for it (a first chunk's scratch falls in its sort).
   struct MsmParts {
     double sort_s = 0, accumulate_s = 0, reduce_s = 0, allocate_s = 0;
   } msm_h_parts;

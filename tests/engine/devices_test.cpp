@@ -134,9 +134,9 @@ TEST(EngineDevices, PartitionsOfOneJobAndOfSeveralJobsSpreadOverBothDevices) {
   EXPECT_EQ(h.metric("cuzk_prover_in_rotation{worker=\"gpu:1\"}"), 1);
 }
 
-TEST(EngineDevices, ADevicesSplitOfTheHMsmIsMeteredByPartWithItsRestAsOther) {
+TEST(EngineDevices, ADevicesSplitOfTheHMsmAddsUpToItAndItsAllocationTimeStandsApart) {
   TwoDevices h(0ms, 0ms);
-  // Binary fractions, so that the sums are exact: the named parts leave 1/16 s of the 1 s.
+  // Binary fractions, so that the sums are exact: the event parts leave 5/16 s of the 1 s.
   h.msm_h.msm_h_s = 1.0;
   h.msm_h.msm_h_parts = {
       .sort_s = 0.125, .accumulate_s = 0.5, .reduce_s = 0.0625, .allocate_s = 0.25};
@@ -150,8 +150,11 @@ TEST(EngineDevices, ADevicesSplitOfTheHMsmIsMeteredByPartWithItsRestAsOther) {
   EXPECT_DOUBLE_EQ(part("sort", "sum"), 4 * 0.125);
   EXPECT_DOUBLE_EQ(part("accumulate", "sum"), 4 * 0.5);
   EXPECT_DOUBLE_EQ(part("reduce", "sum"), 4 * 0.0625);
-  EXPECT_DOUBLE_EQ(part("allocate", "sum"), 4 * 0.25);
-  EXPECT_DOUBLE_EQ(part("other", "sum"), 4 * 0.0625);
+  EXPECT_DOUBLE_EQ(part("other", "sum"), 4 * 0.3125);
+  EXPECT_EQ(part("allocate", "sum"), -1);  // not a part
+  EXPECT_DOUBLE_EQ(
+      h.metric("cuzk_partition_allocation_seconds_sum{kind=\"winning\",phase=\"msm_h\"}"),
+      4 * 0.25);
   EXPECT_DOUBLE_EQ(h.metric("cuzk_partition_phase_seconds_sum{kind=\"winning\",phase=\"msm_h\"}"),
                    4.0);
 }
@@ -159,8 +162,9 @@ TEST(EngineDevices, ADevicesSplitOfTheHMsmIsMeteredByPartWithItsRestAsOther) {
 TEST(EngineDevices, ABackendThatDoesNotSplitTheHMsmHasNoPartsMetered) {
   TwoDevices h(0ms, 0ms);
   ASSERT_EQ(h.wait(h.submit("a", 2)).state, JobState::kCompleted);
-  EXPECT_EQ(h.engine->metrics_text().find("cuzk_partition_msm_h_seconds_count{"),
-            std::string::npos);
+  const std::string m = h.engine->metrics_text();
+  EXPECT_EQ(m.find("cuzk_partition_msm_h_seconds_count{"), std::string::npos);
+  EXPECT_EQ(m.find("cuzk_partition_allocation_seconds_count{"), std::string::npos);
 }
 
 TEST(EngineDevices, AFailingDeviceLeavesTheRotationAndTheOtherFinishesItsPartitions) {

@@ -442,6 +442,7 @@ groth16::Proof GpuBackend::prove_resident(const groth16::Parameters& params,
   groth16::MsmSums sums;
   auto t0 = SteadyClock::now();
   const double allocation_s0 = cap_.allocation_seconds();
+  last_msm_ = MsmStats{};  // (an empty run leaves it untouched)
   sums.h = sum(g1_bases_, r.h, d_a, n - 1, nullptr);
   t.msm_h_s = seconds_since(t0);
   t.msm_h_parts = last_msm_parts(allocation_s0);
