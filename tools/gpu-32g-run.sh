@@ -215,9 +215,8 @@ workers = ${SYNTH_WORKERS:-2}
 [pipeline]
 synthesis_lookahead = ${LOOKAHEAD:-2}
 TOML
-  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
-    > "$OUT/gpu.csv" 2>&1 &
-  smi=$!
+  gpu_samples "$OUT/gpu.csv"
+  smi=$SMI
   "$B/cuzk-daemon" --config "$WORK/cuzk.toml" > "$OUT/daemon.log" 2>&1 &
   daemon=$!
   trap 'kill $smi 2>/dev/null; kill -TERM $daemon 2>/dev/null' EXIT
@@ -236,6 +235,7 @@ TOML
   kill -TERM "$daemon"; wait "$daemon"; kill $smi 2>/dev/null
   trap - EXIT
   sort -t, -k2 -n "$OUT/gpu.csv" | tail -1 | sed 's/^/peak GPU memory sample: /' | tee -a "$OUT/summary.txt"
+  busy_clocks all "$OUT/gpu.csv"
   grep -hE "s/proof|throughput|partition|total" "$OUT"/batch-j*.log | head -20
   exit 0
 fi
@@ -258,14 +258,14 @@ identical() {  # name, params command words (without --backend/--out)...
 }
 # The daemon's peak host memory and the device's, sampled while `tools/post-bench.sh` runs.
 post_bench() {  # post-bench options...
-  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
-    > "$OUT/gpu.csv" 2>&1 &
-  local smi=$!
+  gpu_samples "$OUT/gpu.csv"
+  local smi=$SMI
   OUT=$OUT WORK=$WORK/post timeout 420 tools/post-bench.sh --bin "$B" --backend "${BACKEND:-gpu}" \
     --params "$WORK/params" --pce "${PCE_DIR:-$WORK/pce}" --no-subgroup-check "$@" 2>&1 |
     tee "$OUT/post-bench.log" | tail -n 30
   kill $smi 2>/dev/null
   sort -t, -k2 -n "$OUT/gpu.csv" | tail -1 | sed 's/^/peak GPU memory sample: /' | tee -a "$OUT/summary.txt"
+  busy_clocks all "$OUT/gpu.csv"
 }
 
 if [[ "${1:-}" == "wpost" ]]; then
@@ -324,9 +324,8 @@ memory_limit = $([[ ${LIMIT:-0} == 0 ]] && echo 0 || echo "\"$LIMIT\"")
 [synthesis]
 workers = ${SYNTH_WORKERS:-2}
 TOML
-  nvidia-smi --query-gpu=timestamp,memory.used,utilization.gpu --format=csv -lms 500 \
-    > "$OUT/gpu.csv" 2>&1 &
-  smi=$!
+  gpu_samples "$OUT/gpu.csv"
+  smi=$SMI
   "${DAEMON:-$B/cuzk-daemon}" --config "$WORK/cuzk.toml" > "$OUT/daemon.log" 2>&1 &
   daemon=$!
   trap 'kill $smi 2>/dev/null; kill -TERM $daemon 2>/dev/null' EXIT
@@ -358,6 +357,7 @@ TOML
   kill -TERM "$daemon"; wait "$daemon"; kill $smi 2>/dev/null
   trap - EXIT
   sort -t, -k2 -n "$OUT/gpu.csv" | tail -1 | sed 's/^/peak GPU memory sample: /' | tee -a "$OUT/summary.txt"
+  busy_clocks all "$OUT/gpu.csv"
   exit 0
 fi
 # One daemon under [gpus] memory_limit = $2 ("0": the device's memory): preload, a warm-up when
