@@ -136,9 +136,12 @@ per_partition() {
 # nvidia-smi samples every 0.5 s into $1 until killed (pid in SMI): memory, busy, SM clock,
 # power, temperature, and the clocks' event reasons where the driver names them (a bit mask:
 # 0x4 software power cap, 0x20 software thermal, 0x40 hardware thermal, 0x80 power brake).
+# A driver that knows none of the extra fields still gives memory and busy.
 gpu_samples() {
-  local q=timestamp,memory.used,utilization.gpu,clocks.sm,power.draw,temperature.gpu
-  nvidia-smi --query-gpu=$q,clocks_event_reasons.active --format=csv >/dev/null 2>&1 &&
+  local q=timestamp,memory.used,utilization.gpu
+  nvidia-smi --query-gpu=$q,clocks.sm,power.draw,temperature.gpu --format=csv >/dev/null 2>&1 &&
+    q=$q,clocks.sm,power.draw,temperature.gpu &&
+    nvidia-smi --query-gpu=$q,clocks_event_reasons.active --format=csv >/dev/null 2>&1 &&
     q=$q,clocks_event_reasons.active
   nvidia-smi --query-gpu=$q --format=csv -lms 500 > "$1" 2>&1 &
   SMI=$!
@@ -147,7 +150,7 @@ gpu_samples() {
 # power's median, and how often each event-reason mask was set; one line tagged $1.
 busy_clocks() {
   local busy
-  busy=$(awk -F', *' 'NR > 1 && $3 + 0 >= 90' "$2")
+  busy=$(awk -F', *' 'NR > 1 && NF >= 6 && $3 + 0 >= 90' "$2")
   [[ -n $busy ]] || return 0
   local n mid
   n=$(wc -l <<< "$busy")
