@@ -1,6 +1,7 @@
 // RAII owners of device memory, pinned host memory, streams and events: the only places in cuzk
 // where cudaMalloc, cudaFree, cudaHostAlloc, cudaHostRegister, cudaStreamCreate and
 // cudaEventCreate appear.
+// Inside a DeviceArena::Scope a DeviceBuffer takes its bytes from the arena while it has room.
 // Allocation failures throw CudaError (out_of_memory() true for cudaErrorMemoryAllocation) and
 // carry the requested size. A DeviceBuffer allocated inside a DeviceMemoryCap::Scope is charged
 // to that cap ([gpus] memory_limit) and refunds it when freed.
@@ -17,6 +18,7 @@
 #include <utility>
 
 #include "gpu/device/cuda_check.hpp"
+#include "gpu/device/device_arena.hpp"
 #include "gpu/device/device_memory_cap.hpp"
 
 namespace cuzk::gpu {
@@ -41,13 +43,15 @@ class DeviceBuffer {
   DeviceBuffer(DeviceBuffer&& o) noexcept
       : d_ptr_(std::exchange(o.d_ptr_, nullptr)),
         size_(std::exchange(o.size_, 0)),
-        cap_(std::exchange(o.cap_, nullptr)) {}
+        cap_(std::exchange(o.cap_, nullptr)),
+        arena_(std::exchange(o.arena_, nullptr)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
       d_ptr_ = std::exchange(o.d_ptr_, nullptr);
       size_ = std::exchange(o.size_, 0);
       cap_ = std::exchange(o.cap_, nullptr);
+      arena_ = std::exchange(o.arena_, nullptr);
     }
     return *this;
   }
@@ -59,6 +63,14 @@ class DeviceBuffer {
   void allocate(size_t n) {
     release();
     if (n == 0) return;
+    if (DeviceArena* const arena = DeviceArena::current(); arena != nullptr) {
+      if (void* const p = arena->take(n * sizeof(T)); p != nullptr) {
+        d_ptr_ = static_cast<T*>(p);
+        size_ = n;
+        arena_ = arena;
+        return;
+      }
+    }
     DeviceMemoryCap* const cap = DeviceMemoryCap::current();
     if (cap != nullptr) cap->charge(n * sizeof(T));  // throws past the cap
     void* p = nullptr;
@@ -75,7 +87,9 @@ class DeviceBuffer {
     cap_ = cap;
   }
   void release() noexcept {
-    if (d_ptr_ != nullptr) {
+    if (arena_ != nullptr) {
+      arena_->give_back();  // the block's bytes stay until its reset
+    } else if (d_ptr_ != nullptr) {
       const auto t0 = std::chrono::steady_clock::now();
       cudaFree(d_ptr_);
       if (cap_ != nullptr) {
@@ -86,6 +100,7 @@ class DeviceBuffer {
     d_ptr_ = nullptr;
     size_ = 0;
     cap_ = nullptr;
+    arena_ = nullptr;
   }
 
   T* get() const { return d_ptr_; }
@@ -110,6 +125,7 @@ class DeviceBuffer {
   T* d_ptr_ = nullptr;
   size_t size_ = 0;
   DeviceMemoryCap* cap_ = nullptr;  // charged with bytes() while allocated
+  DeviceArena* arena_ = nullptr;    // taken from it (then not charged, not freed)
 };
 
 // n elements of T in page-locked host memory (cudaHostAlloc): copies to and from the device run
