@@ -135,7 +135,26 @@ TEST(DeviceMemoryPlan, Porep32gAt24GiBStreamsEveryBaseAndReexpandsTheWitness) {
   // 2^25-scalar chunks would need 12 GiB of G2 slots: 2^24, two slots of 192-byte points.
   EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 24);
   EXPECT_EQ(p.ring_bytes, 2 * (uint64_t{1} << 24) * 192);
+  // The front keeps one block for b and c (8.6 GB), then the H MSM's two slots of 2^24 G1
+  // points (3.2 GB) and its scratch: the larger of the two, held in every front phase.
+  const uint64_t v = kN * 32, slots = 2 * (uint64_t{1} << 24) * 96;
+  const uint64_t scratch = msm_workspace_bytes(uint64_t{1} << 24, 192, kN - 1);
+  EXPECT_EQ(p.front_arena_bytes, std::max(2 * v, slots + scratch));
+  EXPECT_EQ(p.msm_peak, s.pce_bytes + v + p.front_arena_bytes);
   expect_consistent(s, p);
+}
+
+TEST(DeviceMemoryPlan, TheFrontsArenaOnlyWhereEveryFrontPhaseHoldsIt) {
+  const ProverShape s = porep_32g();
+  const MemoryPlan at24 = plan_device_memory(s, 24 * kGiB, true);
+  ASSERT_NE(at24.front_arena_bytes, 0u);
+  // A cap just under the arena's chain phase: the same layout, the buffers by cudaMalloc.
+  const MemoryPlan tight = plan_device_memory(s, at24.chain_peak - 1, true);
+  ASSERT_EQ(tight.layout_key(), at24.layout_key()) << tight.summary();
+  EXPECT_EQ(tight.front_arena_bytes, 0u) << tight.summary();
+  expect_consistent(s, tight);
+  // The matrices streamed by row blocks hold two vectors and the slots in turn: no arena.
+  EXPECT_EQ(plan_device_memory(s, 16 * kGiB, true).front_arena_bytes, 0u);
 }
 
 TEST(DeviceMemoryPlan, Porep32gAt16GiBStreamsTheMatricesAndBatchesSixteen) {

@@ -27,6 +27,9 @@ struct Choice {
 
 struct Peaks {
   uint64_t spmv = 0, chain = 0, msm = 0, ring = 0;
+  // The front with its arena (b and c, then the H MSM's scratch and slots, in one block kept
+  // across partitions): the block's bytes and the front's peaks with it (0: no arena).
+  uint64_t arena = 0, arena_spmv = 0, arena_chain = 0, arena_msm = 0;
   // The batch phase: batch_fixed + k * compact for k partitions.
   uint64_t batch_fixed = 0, compact = 0;
   uint64_t batch(uint64_t k) const { return batch_fixed + k * compact; }
@@ -82,6 +85,13 @@ Peaks evaluate(const ProverShape& s, const Choice& c) {
   }
   // Phase 3: the H MSM (h in a's vector; the inputs' MSMs are a few hundred scalars).
   p.msm = resident + pce + v + ring_h + ws_h;
+  if (c.spmv_on_device && !c.stream_matrices && !c.chain_two) {
+    p.arena = std::max(2 * v, ring_h + ws_h);
+    p.arena_spmv = resident + pce + w + v + p.arena;
+    p.arena_chain =
+        resident + pce + ntt_table_bytes(s.domain) + v + p.arena + (c.witness_during_chain ? w : 0);
+    p.arena_msm = resident + pce + v + p.arena;
+  }
   // The batch: the aux MSMs of k partitions from their compact witnesses, a chunk of scalars
   // expanded at a time, the section's density, and each partition's tail (its non-0/1 scalars
   // with a copy of their bases, summed by one Pippenger after the last chunk).
@@ -103,6 +113,12 @@ MemoryPlan to_plan(const ProverShape& s, const Choice& c, const Peaks& p, uint64
   plan.spmv_peak = p.spmv;
   plan.chain_peak = p.chain;
   plan.msm_peak = p.msm;
+  if (p.arena != 0 && std::max({p.arena_spmv, p.arena_chain, p.arena_msm}) <= cap) {
+    plan.front_arena_bytes = p.arena;
+    plan.spmv_peak = p.arena_spmv;
+    plan.chain_peak = p.arena_chain;
+    plan.msm_peak = p.arena_msm;
+  }
   // As many partitions as the batch phase holds (at least one: max() counted one).
   uint64_t k = 1;
   while (k < kMaxBatchPartitions && p.batch(k + 1) <= cap)
@@ -166,6 +182,7 @@ std::string MemoryPlan::summary() const {
                                   : "device") +
          ", witness " + (witness_during_chain ? "kept" : "freed") + " for the chain, chain " +
          (chain_two_vectors || spmv_streams_matrices ? "two vectors" : "three vectors") +
+         (front_arena_bytes != 0 ? "; front arena " + gib(front_arena_bytes) : "") +
          "; batches of " + std::to_string(batch_partitions) + "; peaks spmv " + gib(spmv_peak) +
          " chain " + gib(chain_peak) + " msm " + gib(msm_peak) + " batch " + gib(batch_peak);
   return out;

@@ -72,6 +72,11 @@ struct MemoryPlan {
   // The batch sums each partition's non-0/1 aux scalars by one Pippenger per section over
   // their gathered bases (a mostly-0/1 witness); false: one split MSM per chunk.
   bool batch_gathers_tails = false;
+  // Bytes of one block the front keeps across partitions (DeviceArena; 0: none): b and c of the
+  // SpMV and the chain, then the H MSM's scratch and slots, laid out in it in turn instead of
+  // freed and allocated again each partition; the batch frees it. Only where a device SpMV
+  // holds three vectors and every front phase holds the block (the peaks above count it).
+  uint64_t front_arena_bytes = 0;
   std::vector<SectionPlan> sections;
   // Bytes on the device in each phase: the front's SpMV, H chain and H MSM, and the batch's aux
   // MSMs with batch_partitions compact witnesses.
