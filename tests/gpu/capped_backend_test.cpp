@@ -32,6 +32,9 @@ TEST_F(CappedGpuProof, UnderTheResidentPeakTheBasesStreamAndTheBytesAreTheCpus) 
   std::cout << p.summary() << "\n";
   EXPECT_FALSE(p.all_resident);
   EXPECT_EQ(p.chunk_scalars, 256u);
+  // The front keeps one block for b and c, then the H MSM's slots and scratch (proved twice
+  // above: the second proof's front takes them from the first's block).
+  EXPECT_NE(p.front_arena_bytes, 0u) << p.summary();
 }
 
 // Uncapped, the bases reach the device by warm steps of 4 KiB (copied a piece at a time through
@@ -264,6 +267,8 @@ TEST_F(CappedGpuProof, ABatchProvesEachPartitionsCpuBytes) {
     std::vector<groth16::ProverTiming> timings(kPartitions);
     for (size_t k = 0; k < kPartitions; ++k)
       sums.push_back(gpu.prove_front(params_, inputs[k], &timings[k]));
+    // The fronts shared one block (the batch's phase frees it).
+    EXPECT_NE(gpu.last_plan().front_arena_bytes, 0u) << gpu.last_plan().summary();
     const uint64_t before = gpu.h2d_bytes();
     for (const groth16::AuxSection section : groth16::kAuxSections) {
       const uint64_t at = gpu.h2d_bytes();

@@ -162,6 +162,9 @@ class BasesCache {
       if (e.host == host && e.count == count && e.fingerprint == fp) return e;
     }
     Entry e{host, count, fp, set_, {}};
+    // The cache outlives a front's arena (device_arena.hpp), which is reset each partition: its
+    // points are never taken from one (the H200 run of 2026-12-07 caught a resident h that was).
+    const DeviceArena::Scope no_arena(nullptr);
     try {
       e.d_points.allocate(count);
     } catch (const CudaError& err) {

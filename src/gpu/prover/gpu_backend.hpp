@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/device/device_arena.hpp"
 #include "gpu/device/device_buffer.hpp"
 #include "gpu/device/device_info.hpp"
 #include "gpu/device/device_memory_cap.hpp"
@@ -221,6 +222,9 @@ class GpuBackend final : public groth16::ProverBackend {
 
   // First member: the buffers below refund it when they are freed.
   DeviceMemoryCap cap_;
+  // A capped front's block for b and c, then the H MSM's slots and scratch (memory_plan.hpp:
+  // front_arena_bytes); before the buffers that take from it, so that it outlives them.
+  DeviceArena front_arena_;
   GpuBackendOptions options_;
   DeviceInfo info_;
   mutable std::mutex mu_;

@@ -131,6 +131,15 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   ntt_->set_single_twiddle_table(streamed);
   d_abc_[1].release();
   d_abc_[2].release();
+  // The front's arena (memory_plan.hpp: front_arena_bytes): b and c, then the H MSM's scratch
+  // and slots, in one block kept across the fronts of a batch (null: each by cudaMalloc).
+  DeviceArena* const arena = plan.front_arena_bytes != 0 ? &front_arena_ : nullptr;
+  if (arena != nullptr) {
+    front_arena_.reserve(plan.front_arena_bytes);
+    front_arena_.reset();
+  } else {
+    front_arena_.release();
+  }
   const double bandwidth = bandwidth_locked();
   const uint64_t h2d_before = h2d_bytes(), d2h_before = d2h_bytes();
   t.layout_s += seconds_since(t_start);
@@ -149,8 +158,12 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
       d_w_.reserve(inputs + w.num_aux);
       upload_witness(w, d_w_.get(), witness_scratch_, s);
       h2d_ += inputs * sizeof(Fr) + compact_aux_bytes(w);
-      for (DeviceBuffer<Fr>& v : d_abc_)
-        v.reserve(n);
+      d_abc_[0].reserve(n);  // a, then h through the H MSM: not in the arena
+      {
+        const DeviceArena::Scope in_arena(arena);
+        d_abc_[1].reserve(n);
+        d_abc_[2].reserve(n);
+      }
       if (circuit_.source != in.circuit->storage.get() || circuit_.rows != rows) {
         circuit_ = DeviceCircuit();
         circuit_.upload(*in.circuit, s);
@@ -232,6 +245,7 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   auto t0 = SteadyClock::now();
   d_abc_[1].release();
   d_abc_[2].release();
+  if (arena != nullptr) front_arena_.reset();  // for the H MSM's slots and scratch
   ntt_->release_tables();
   ntt_->set_single_twiddle_table(false);
 
@@ -239,19 +253,22 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   // of A, B_G1, B_G2 (a few hundred scalars, their bases cached).
   const size_t chunk = plan.chunk_scalars != 0 ? plan.chunk_scalars : (n + 63) / 64 * 64;
   const bool rh = plan.resident("h");
-  if (!rh) streamer_.reserve(chunk * sizeof(G1Affine));
   groth16::MsmSums sums;
-  t.layout_s += seconds_since(t0);
-  t0 = SteadyClock::now();
-  const double allocation_s0 = cap_.allocation_seconds();
-  const PointRun<G1Curve> h =
-      point_run<G1Curve>(params, groth16::Section::kH, 0, groth16::section_counts(params).h);
-  last_msm_ = MsmStats{};
-  sums.h =
-      chunked_msm<G1Curve>(streamer_, rh ? device_copy(g1_bases_, h) : nullptr, h.host, h.size(),
-                           d_abc_[0].get(), n - 1, nullptr, nullptr, chunk, ws_, s, &last_msm_);
-  t.msm_h_s = seconds_since(t0);
-  t.msm_h_parts = last_msm_parts(allocation_s0);
+  {
+    const DeviceArena::Scope in_arena(arena);  // the slots and the scratch
+    if (!rh) streamer_.reserve(chunk * sizeof(G1Affine));
+    t.layout_s += seconds_since(t0);
+    t0 = SteadyClock::now();
+    const double allocation_s0 = cap_.allocation_seconds();
+    const PointRun<G1Curve> h =
+        point_run<G1Curve>(params, groth16::Section::kH, 0, groth16::section_counts(params).h);
+    last_msm_ = MsmStats{};
+    sums.h =
+        chunked_msm<G1Curve>(streamer_, rh ? device_copy(g1_bases_, h) : nullptr, h.host, h.size(),
+                             d_abc_[0].get(), n - 1, nullptr, nullptr, chunk, ws_, s, &last_msm_);
+    t.msm_h_s = seconds_since(t0);
+    t.msm_h_parts = last_msm_parts(allocation_s0);
+  }
   t0 = SteadyClock::now();
   streamer_.release_device();
   ws_.release();
