@@ -9,7 +9,6 @@
 
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,16 +19,9 @@
 #include "gpu/device/cuda_check.hpp"
 #include "gpu/device/device_arena.hpp"
 #include "gpu/device/device_memory_cap.hpp"
+#include "util/clock.hpp"
 
 namespace cuzk::gpu {
-
-namespace device_buffer_detail {
-inline uint64_t nanoseconds_since(std::chrono::steady_clock::time_point t0) {
-  return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-          .count());
-}
-}  // namespace device_buffer_detail
 
 // n elements of T in device memory (uninitialised). Movable, not copyable.
 template <class T>
@@ -74,14 +66,14 @@ class DeviceBuffer {
     DeviceMemoryCap* const cap = DeviceMemoryCap::current();
     if (cap != nullptr) cap->charge(n * sizeof(T));  // throws past the cap
     void* p = nullptr;
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = SteadyClock::now();
     try {
       CUZK_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
     } catch (...) {
       if (cap != nullptr) cap->refund(n * sizeof(T));
       throw;
     }
-    if (cap != nullptr) cap->add_allocation_ns(device_buffer_detail::nanoseconds_since(t0));
+    if (cap != nullptr) cap->add_allocation_seconds(seconds_since(t0));
     d_ptr_ = static_cast<T*>(p);
     size_ = n;
     cap_ = cap;
@@ -90,11 +82,11 @@ class DeviceBuffer {
     if (arena_ != nullptr) {
       arena_->give_back();  // the block's bytes stay until its reset
     } else if (d_ptr_ != nullptr) {
-      const auto t0 = std::chrono::steady_clock::now();
+      const auto t0 = SteadyClock::now();
       cudaFree(d_ptr_);
       if (cap_ != nullptr) {
         cap_->refund(bytes());
-        cap_->add_allocation_ns(device_buffer_detail::nanoseconds_since(t0));
+        cap_->add_allocation_seconds(seconds_since(t0));
       }
     }
     d_ptr_ = nullptr;

@@ -31,9 +31,9 @@ class DeviceMemoryCap {
   void charge(uint64_t bytes);
   void refund(uint64_t bytes) noexcept { in_use_.fetch_sub(bytes); }
 
-  // Host nanoseconds in cudaMalloc and cudaFree of charged buffers, since construction.
-  void add_allocation_ns(uint64_t ns) noexcept { allocation_ns_.fetch_add(ns); }
-  double allocation_seconds() const { return static_cast<double>(allocation_ns_.load()) / 1e9; }
+  // Host seconds in cudaMalloc and cudaFree of charged buffers, since construction.
+  void add_allocation_seconds(double s) noexcept { allocation_s_.fetch_add(s); }
+  double allocation_seconds() const { return allocation_s_.load(); }
 
   // The cap charged by allocations on this thread (null: none).
   static DeviceMemoryCap* current();
@@ -51,7 +51,8 @@ class DeviceMemoryCap {
 
  private:
   uint64_t limit_;
-  std::atomic<uint64_t> in_use_{0}, peak_{0}, allocation_ns_{0};
+  std::atomic<uint64_t> in_use_{0}, peak_{0};
+  std::atomic<double> allocation_s_{0};
 };
 
 }  // namespace cuzk::gpu
