@@ -120,6 +120,13 @@ void GpuBackend::release_working_locked() {
   last_plan_key_.clear();
 }
 
+void GpuBackend::give_back_arena_locked() {
+  d_abc_[1].release();
+  d_abc_[2].release();
+  streamer_.release_device();
+  ws_.release();
+}
+
 void GpuBackend::set_host_admission(groth16::HostAdmission a) {
   std::lock_guard lock(mu_);
   host_admission_ = std::move(a);

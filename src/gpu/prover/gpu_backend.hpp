@@ -213,6 +213,9 @@ class GpuBackend final : public groth16::ProverBackend {
   void clear_locked();
   // Everything clear_locked frees but the cached bases.
   void release_working_locked();
+  // Frees every buffer that may hold bytes of front_arena_ (b and c, the streamer's device
+  // slots, the MSM scratch), so that it may be reset: a front that threw midway left them.
+  void give_back_arena_locked();
   // Frees the batch's compact witnesses (a front or another layout needs the room).
   void release_batch();
   double bandwidth_locked();  // pinned_h2d_bandwidth() with mu_ held

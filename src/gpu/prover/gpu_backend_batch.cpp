@@ -68,7 +68,8 @@ void GpuBackend::aux_planned(const groth16::Parameters& params, groth16::AuxSect
   const cudaStream_t s = stream_->get();
   const double bandwidth = bandwidth_locked();
   const uint64_t h2d_before = h2d_bytes();
-  front_arena_.release();  // the batch's phase does not hold the fronts' block beside its own
+  give_back_arena_locked();  // (a front that threw midway left them)
+  front_arena_.release();    // the batch's phase does not hold the fronts' block beside its own
   const size_t k = inputs.size();
   const size_t aux = inputs.front().witness->num_aux;
   // The batch's compact witnesses, once for its sections.

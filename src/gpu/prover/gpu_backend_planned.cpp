@@ -125,12 +125,9 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   d_density_.release();
   release_batch();
   if (!device_spmv || streamed) circuit_ = DeviceCircuit();
-  ws_.release();
-  streamer_.release_device();
+  give_back_arena_locked();
   ntt_->release_tables();
   ntt_->set_single_twiddle_table(streamed);
-  d_abc_[1].release();
-  d_abc_[2].release();
   // The front's arena (memory_plan.hpp: front_arena_bytes): b and c, then the H MSM's scratch
   // and slots, in one block kept across the fronts of a batch (null: each by cudaMalloc).
   DeviceArena* const arena = plan.front_arena_bytes != 0 ? &front_arena_ : nullptr;
