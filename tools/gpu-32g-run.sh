@@ -391,6 +391,9 @@ TOML
   fi
   "${DAEMON:-$B/cuzk-daemon}" --config "$WORK/cuzk-$tag.toml" > "$OUT/daemon-$tag.log" 2>&1 &
   local daemon=$!
+  # A caller's timeout must not leave the daemon holding the socket for the next one (session
+  # 25's A/B lost its baseline so).
+  trap 'kill $smi 2>/dev/null; kill -TERM $daemon 2>/dev/null' EXIT
   for _ in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
   local bench=("$B/cuzk-bench" --addr "unix://$sock")
   run "preload-$tag" 150 "${bench[@]}" preload --circuit "porep-$SHORT"
@@ -417,6 +420,7 @@ TOML
   per_partition "$tag" "$OUT/metrics-$tag.txt"
   grep -E "VmHWM" "/proc/$daemon/status" | sed "s/^/$tag: /" | tee -a "$OUT/summary.txt"
   kill -TERM "$daemon"; wait "$daemon"
+  trap - EXIT
   [[ -z $smi ]] && return 0
   kill "$smi" 2>/dev/null
   sort -t, -k2 -n "$OUT/gpu-$tag.csv" | tail -1 | sed "s/^/$tag: peak GPU memory sample: /" |
