@@ -6,7 +6,7 @@
 // partition even from a CUDA pool (session 24); from the arena the H200's 24 GiB PoRep ran its
 // H MSM in 0.947 s a partition against 1.002 (perf-log 2026-12-07, session 25). Giving a buffer
 // back does not free its bytes; reset() waits for the device, as cudaFree does, and makes the
-// whole block free again.
+// whole block free again. Not thread-safe: one backend uses it, under its lock.
 #pragma once
 
 #include <atomic>
