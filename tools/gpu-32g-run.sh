@@ -113,7 +113,8 @@ run() {  # name, limit s, command...: output into $OUT/name.log, wall time into 
 # The daemon's metrics file $2 as seconds per partition: each phase's sum over the partitions it
 # proved (cuzk_partitions_total), one line tagged $1 into the summary; then msm_h by its parts
 # (cuzk_partition_msm_h_seconds: sort, accumulate, reduce, other) where the device split it,
-# and apart the host's cudaMalloc/cudaFree time within it (cuzk_partition_allocation_seconds).
+# and apart the host's cudaMalloc/cudaFree time within it and within a batch's sections
+# (cuzk_partition_allocation_seconds, phase msm_h and batch).
 per_partition() {
   awk -v tag="$1" '
     /^cuzk_partitions_total/ { n += $2 }
@@ -121,7 +122,8 @@ per_partition() {
       match($0, /phase="[a-z0-9_]+"/); sum[substr($0, RSTART + 7, RLENGTH - 8)] += $2 }
     /^cuzk_partition_msm_h_seconds_sum/ {
       match($0, /part="[a-z0-9_]+"/); part[substr($0, RSTART + 6, RLENGTH - 7)] += $2; parts = 1 }
-    /^cuzk_partition_allocation_seconds_sum/ { alloc += $2 }
+    /^cuzk_partition_allocation_seconds_sum/ {
+      if ($0 ~ /phase="batch"/) batch_alloc += $2; else alloc += $2 }
     END {
       if (n == 0) exit
       line = sprintf("%s: seconds per partition (%d):", tag, n)
@@ -130,7 +132,8 @@ per_partition() {
       if (!parts) exit
       line = sprintf("%s: msm_h per partition by part:", tag)
       for (k in part) line = line sprintf(" %s %.4f", k, part[k] / n)
-      print line sprintf("; allocation within it %.4f", alloc / n)
+      print line sprintf("; allocation within it %.4f; in the batch sections %.4f", alloc / n,
+                         batch_alloc / n)
     }' "$2" | tee -a "$OUT/summary.txt"
 }
 # nvidia-smi samples every 0.5 s into $1 until killed (pid in SMI): memory, busy, SM clock,

@@ -65,8 +65,9 @@ void Engine::Impl::declare_metrics() {
                   "CUDA events; other: the 0/1 split, waits for streamed bases, host gaps).",
                   T::kHistogram, kDurationBuckets);
   metrics.declare("cuzk_partition_allocation_seconds",
-                  "A device's host time in cudaMalloc and cudaFree within a phase (msm_h), by "
-                  "kind and phase; the device may wait for it inside the phase's parts.",
+                  "A device's host time in cudaMalloc and cudaFree within a phase (msm_h, or a "
+                  "batch's aux sections: batch, a partition's share), by kind and phase; the "
+                  "device may wait for it inside the phase's parts.",
                   T::kHistogram, kDurationBuckets);
   metrics.declare("cuzk_queue_jobs", "Jobs by kind and state (pending, in_progress).", T::kGauge);
   metrics.declare("cuzk_prover_queue_partitions", "Synthesized partitions waiting for a prover.",

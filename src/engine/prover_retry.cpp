@@ -29,6 +29,11 @@ void Engine::Impl::observe_prover_phases(const std::string& kind, const groth16:
     if (s > 0)
       metrics.observe("cuzk_partition_phase_seconds", {{"kind", kind}, {"phase", name}}, s);
   }
+  // A capped device's batch: its host allocation time apart, as msm_h's below.
+  if (t.batch_allocate_s > 0) {
+    metrics.observe("cuzk_partition_allocation_seconds", {{"kind", kind}, {"phase", "batch"}},
+                    t.batch_allocate_s);
+  }
   // msm_h by its parts where the backend splits it (a device): sort, accumulate, reduce and
   // "other", the rest, add up to msm_h; the host's allocation time within it apart (it overlaps
   // the parts).

@@ -59,6 +59,9 @@ struct ProverTiming {
   struct MsmParts {
     double sort_s = 0, accumulate_s = 0, reduce_s = 0, allocate_s = 0;
   } msm_h_parts;
+  // A capped device's batch: the host's time in cudaMalloc and cudaFree within its aux
+  // sections (inside msm_l .. msm_b_g2), a partition's share.
+  double batch_allocate_s = 0;
   // A capped device's front outside its phases: the checks, the plan, and the buffers freed and
   // allocated between the phases (host wall clock; cudaFree waits for the device's work), and
   // once per backend the link's bandwidth measure.

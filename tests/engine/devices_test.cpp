@@ -140,6 +140,7 @@ TEST(EngineDevices, ADevicesSplitOfTheHMsmAddsUpToItAndItsAllocationTimeStandsAp
   h.msm_h.msm_h_s = 1.0;
   h.msm_h.msm_h_parts = {
       .sort_s = 0.125, .accumulate_s = 0.5, .reduce_s = 0.0625, .allocate_s = 0.25};
+  h.msm_h.batch_allocate_s = 0.03125;
   const JobResult r = h.wait(h.submit("a", 4));
   ASSERT_EQ(r.state, JobState::kCompleted) << r.error_message;
   const auto part = [&](const char* name, const char* stat) {
@@ -155,6 +156,10 @@ TEST(EngineDevices, ADevicesSplitOfTheHMsmAddsUpToItAndItsAllocationTimeStandsAp
   EXPECT_DOUBLE_EQ(
       h.metric("cuzk_partition_allocation_seconds_sum{kind=\"winning\",phase=\"msm_h\"}"),
       4 * 0.25);
+  // A batch's allocation time beside msm_h's, a partition's share each.
+  EXPECT_DOUBLE_EQ(
+      h.metric("cuzk_partition_allocation_seconds_sum{kind=\"winning\",phase=\"batch\"}"),
+      4 * 0.03125);
   EXPECT_DOUBLE_EQ(h.metric("cuzk_partition_phase_seconds_sum{kind=\"winning\",phase=\"msm_h\"}"),
                    4.0);
 }

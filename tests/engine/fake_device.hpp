@@ -140,8 +140,8 @@ class FakeDevice final : public groth16::ProverBackend {
   // source, then throws HostPointsNeeded at prove (a forecast memory taken since made wrong).
   SourceStore* source_store = nullptr;
   bool source_forecast_wrong = false;
-  // When set with an msm_h_s, each proof reports that and its msm_h_parts (a device's split of
-  // the H MSM) in place of the CPU's.
+  // When set with an msm_h_s, each proof reports that, its msm_h_parts (a device's split of
+  // the H MSM) and its batch_allocate_s in place of the CPU's.
   const groth16::ProverTiming* msm_h_report = nullptr;
   bool proves_from_source(const groth16::Parameters&, const pce::RecordedCircuit*) override {
     return source_store != nullptr;
@@ -176,6 +176,7 @@ class FakeDevice final : public groth16::ProverBackend {
     if (msm_h_report != nullptr && msm_h_report->msm_h_s > 0 && timing != nullptr) {
       timing->msm_h_s = msm_h_report->msm_h_s;
       timing->msm_h_parts = msm_h_report->msm_h_parts;
+      timing->batch_allocate_s = msm_h_report->batch_allocate_s;
     }
     return proof;
   }

@@ -34,7 +34,7 @@ TEST_F(CappedGpuProof, UnderTheResidentPeakTheBasesStreamAndTheBytesAreTheCpus) 
   EXPECT_EQ(p.chunk_scalars, 256u);
   // The front keeps one block for b and c, then the H MSM's slots and scratch (proved twice
   // above: the second proof's front takes them from the first's block).
-  EXPECT_NE(p.front_arena_bytes, 0u) << p.summary();
+  EXPECT_NE(p.arena_bytes, 0u) << p.summary();
 }
 
 // Uncapped, the bases reach the device by warm steps of 4 KiB (copied a piece at a time through
@@ -267,14 +267,21 @@ TEST_F(CappedGpuProof, ABatchProvesEachPartitionsCpuBytes) {
     std::vector<groth16::ProverTiming> timings(kPartitions);
     for (size_t k = 0; k < kPartitions; ++k)
       sums.push_back(gpu.prove_front(params_, inputs[k], &timings[k]));
-    // The fronts shared one block (the batch's phase frees it).
-    EXPECT_NE(gpu.last_plan().front_arena_bytes, 0u) << gpu.last_plan().summary();
+    // The fronts shared one block.
+    EXPECT_NE(gpu.last_plan().arena_bytes, 0u) << gpu.last_plan().summary();
     const uint64_t before = gpu.h2d_bytes();
     for (const groth16::AuxSection section : groth16::kAuxSections) {
       const uint64_t at = gpu.h2d_bytes();
       gpu.aux_msm(params_, section, inputs, sums, timings);
       std::cout << groth16::aux_section_name(section) << ": " << gpu.h2d_bytes() - at
                 << " bytes to the device; " << gpu.last_plan().summary() << "\n";
+    }
+    // The sections laid out their slots and scratch in the block and kept it for the next
+    // batch's fronts, or (the plan's block too wide for the batch's phase) freed it.
+    if (gpu.last_plan().batch_in_arena) {
+      EXPECT_GE(gpu.arena_block_bytes(), gpu.last_plan().arena_bytes);
+    } else {
+      EXPECT_EQ(gpu.arena_block_bytes(), 0u);
     }
     const uint64_t aux_bytes = gpu.h2d_bytes() - before;
     uint64_t one_pass = 0;  // every aux section's bases once

@@ -135,26 +135,49 @@ TEST(DeviceMemoryPlan, Porep32gAt24GiBStreamsEveryBaseAndReexpandsTheWitness) {
   // 2^25-scalar chunks would need 12 GiB of G2 slots: 2^24, two slots of 192-byte points.
   EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 24);
   EXPECT_EQ(p.ring_bytes, 2 * (uint64_t{1} << 24) * 192);
-  // The front keeps one block for b and c (8.6 GB), then the H MSM's two slots of 2^24 G1
-  // points (3.2 GB) and its scratch: the larger of the two, held in every front phase.
+  // One block kept across partitions and batches: the front lays out b and c (8.6 GB) in it,
+  // then the H MSM's two slots of 2^24 G1 points (3.2 GB) and its scratch; each batch section
+  // its slots and scratch, B_G2's the widest (two slots of 2^24 G2 points, 6.4 GB). The block
+  // is the widest of the three, held in every phase.
   const uint64_t v = kN * 32, slots = 2 * (uint64_t{1} << 24) * 96;
   const uint64_t scratch = msm_workspace_bytes(uint64_t{1} << 24, 192, kN - 1);
-  EXPECT_EQ(p.front_arena_bytes, std::max(2 * v, slots + scratch));
-  EXPECT_EQ(p.msm_peak, s.pce_bytes + v + p.front_arena_bytes);
+  const uint64_t g2_slots = 2 * (uint64_t{1} << 24) * 192;
+  const uint64_t g2_scratch = msm_workspace_bytes(uint64_t{1} << 24, 384);
+  EXPECT_EQ(p.arena_bytes, std::max({2 * v, slots + scratch, g2_slots + g2_scratch}));
+  EXPECT_TRUE(p.batch_in_arena);
+  EXPECT_EQ(p.msm_peak, s.pce_bytes + v + p.arena_bytes);
   expect_consistent(s, p);
 }
 
-TEST(DeviceMemoryPlan, TheFrontsArenaOnlyWhereEveryFrontPhaseHoldsIt) {
+uint64_t front_peak(const MemoryPlan& p) {
+  return std::max({p.spmv_peak, p.chain_peak, p.msm_peak});
+}
+
+TEST(DeviceMemoryPlan, TheArenaOnlyWhereEveryPhaseHoldsIt) {
   const ProverShape s = porep_32g();
   const MemoryPlan at24 = plan_device_memory(s, 24 * kGiB, true);
-  ASSERT_NE(at24.front_arena_bytes, 0u);
-  // A cap just under the arena's chain phase: the same layout, the buffers by cudaMalloc.
-  const MemoryPlan tight = plan_device_memory(s, at24.chain_peak - 1, true);
-  ASSERT_EQ(tight.layout_key(), at24.layout_key()) << tight.summary();
-  EXPECT_EQ(tight.front_arena_bytes, 0u) << tight.summary();
-  expect_consistent(s, tight);
+  ASSERT_TRUE(at24.batch_in_arena) << at24.summary();
+  // Below the front's highest phase with the batch's wider block: the front's block alone (the
+  // larger of b + c and the H MSM's slots + scratch), the same layout and batch width.
+  const MemoryPlan front_only = plan_device_memory(s, front_peak(at24) - 1, true);
+  ASSERT_EQ(front_only.layout_key(), at24.layout_key()) << front_only.summary();
+  EXPECT_EQ(front_only.batch_partitions, at24.batch_partitions);
+  EXPECT_FALSE(front_only.batch_in_arena) << front_only.summary();
+  const uint64_t v = kN * 32, slots = 2 * (uint64_t{1} << 24) * 96;
+  EXPECT_EQ(front_only.arena_bytes,
+            std::max(2 * v, slots + msm_workspace_bytes(uint64_t{1} << 24, 192, kN - 1)));
+  ASSERT_LT(front_only.arena_bytes, at24.arena_bytes);
+  expect_consistent(s, front_only);
+  // Below the front's highest phase with its own block: no block, the buffers by cudaMalloc.
+  const MemoryPlan none = plan_device_memory(s, front_peak(front_only) - 1, true);
+  ASSERT_EQ(none.layout_key(), at24.layout_key()) << none.summary();
+  EXPECT_EQ(none.arena_bytes, 0u) << none.summary();
+  EXPECT_FALSE(none.batch_in_arena);
+  expect_consistent(s, none);
   // The matrices streamed by row blocks hold two vectors and the slots in turn: no arena.
-  EXPECT_EQ(plan_device_memory(s, 16 * kGiB, true).front_arena_bytes, 0u);
+  const MemoryPlan at16 = plan_device_memory(s, 16 * kGiB, true);
+  EXPECT_EQ(at16.arena_bytes, 0u);
+  EXPECT_FALSE(at16.batch_in_arena);
 }
 
 TEST(DeviceMemoryPlan, Porep32gAt16GiBStreamsTheMatricesAndBatchesSixteen) {

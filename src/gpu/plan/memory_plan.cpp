@@ -27,13 +27,18 @@ struct Choice {
 
 struct Peaks {
   uint64_t spmv = 0, chain = 0, msm = 0, ring = 0;
-  // The front with its arena (b and c, then the H MSM's scratch and slots, in one block kept
-  // across partitions): the block's bytes and the front's peaks with it (0: no arena).
-  uint64_t arena = 0, arena_spmv = 0, arena_chain = 0, arena_msm = 0;
+  // The arena (memory_plan.hpp: arena_bytes), where a device SpMV holds three vectors: the
+  // front's layouts in it (b and c, then the H MSM's scratch and slots) and the batch's (a
+  // section's slots and scratch), and each phase's bytes outside it (0: no arena).
+  uint64_t arena_front = 0, arena_batch = 0;
+  uint64_t spmv_beside = 0, chain_beside = 0, msm_beside = 0, batch_beside = 0;
   // The batch phase: batch_fixed + k * compact for k partitions.
   uint64_t batch_fixed = 0, compact = 0;
   uint64_t batch(uint64_t k) const { return batch_fixed + k * compact; }
   uint64_t max() const { return std::max({spmv, chain, msm, batch(1)}); }
+  uint64_t front_with_arena(uint64_t arena) const {
+    return std::max({spmv_beside, chain_beside, msm_beside}) + arena;
+  }
 };
 
 Peaks evaluate(const ProverShape& s, const Choice& c) {
@@ -85,19 +90,21 @@ Peaks evaluate(const ProverShape& s, const Choice& c) {
   }
   // Phase 3: the H MSM (h in a's vector; the inputs' MSMs are a few hundred scalars).
   p.msm = resident + pce + v + ring_h + ws_h;
-  if (c.spmv_on_device && !c.stream_matrices && !c.chain_two) {
-    p.arena = std::max(2 * v, ring_h + ws_h);
-    p.arena_spmv = resident + pce + w + v + p.arena;
-    p.arena_chain =
-        resident + pce + ntt_table_bytes(s.domain) + v + p.arena + (c.witness_during_chain ? w : 0);
-    p.arena_msm = resident + pce + v + p.arena;
-  }
   // The batch: the aux MSMs of k partitions from their compact witnesses, a chunk of scalars
   // expanded at a time, the section's density, and each partition's tail (its non-0/1 scalars
   // with a copy of their bases, summed by one Pippenger after the last chunk).
   const uint64_t density = ceil_div(s.aux, 64) * 8;
-  p.batch_fixed = resident + pce + ring_aux + ws_aux + c.chunk * kFr + density + 4 * kMiB;
+  p.batch_beside = resident + pce + c.chunk * kFr + density + 4 * kMiB;
+  p.batch_fixed = p.batch_beside + ring_aux + ws_aux;
   p.compact = compact_witness_bytes(s) + (gathers_tails(s) ? batch_tail_bytes(s) : 0);
+  if (c.spmv_on_device && !c.stream_matrices && !c.chain_two) {
+    p.arena_front = std::max(2 * v, ring_h + ws_h);
+    p.arena_batch = ring_aux + ws_aux;
+    p.spmv_beside = resident + pce + w + v;  // a (then h) and w beside b and c
+    p.chain_beside =
+        resident + pce + ntt_table_bytes(s.domain) + v + (c.witness_during_chain ? w : 0);
+    p.msm_beside = resident + pce + v;  // h beside the slots and scratch
+  }
   return p;
 }
 
@@ -113,18 +120,29 @@ MemoryPlan to_plan(const ProverShape& s, const Choice& c, const Peaks& p, uint64
   plan.spmv_peak = p.spmv;
   plan.chain_peak = p.chain;
   plan.msm_peak = p.msm;
-  if (p.arena != 0 && std::max({p.arena_spmv, p.arena_chain, p.arena_msm}) <= cap) {
-    plan.front_arena_bytes = p.arena;
-    plan.spmv_peak = p.arena_spmv;
-    plan.chain_peak = p.arena_chain;
-    plan.msm_peak = p.arena_msm;
-  }
   // As many partitions as the batch phase holds (at least one: max() counted one).
   uint64_t k = 1;
   while (k < kMaxBatchPartitions && p.batch(k + 1) <= cap)
     ++k;
   plan.batch_partitions = k;
   plan.batch_peak = p.batch(k);
+  // The arena: the widest layout for the front and the batch, else the front's alone, else none.
+  if (p.arena_front != 0) {
+    const uint64_t both = std::max(p.arena_front, p.arena_batch);
+    const uint64_t batch_in_both = p.batch_beside + both + k * p.compact;
+    if (p.front_with_arena(both) <= cap && batch_in_both <= cap) {
+      plan.arena_bytes = both;
+      plan.batch_in_arena = true;
+      plan.batch_peak = batch_in_both;
+    } else if (p.front_with_arena(p.arena_front) <= cap) {
+      plan.arena_bytes = p.arena_front;
+    }
+    if (plan.arena_bytes != 0) {
+      plan.spmv_peak = p.spmv_beside + plan.arena_bytes;
+      plan.chain_peak = p.chain_beside + plan.arena_bytes;
+      plan.msm_peak = p.msm_beside + plan.arena_bytes;
+    }
+  }
   plan.batch_gathers_tails = gathers_tails(s);
   for (size_t i = 0; i < s.sections.size(); ++i) {
     const MsmSectionShape& m = s.sections[i];
@@ -182,7 +200,9 @@ std::string MemoryPlan::summary() const {
                                   : "device") +
          ", witness " + (witness_during_chain ? "kept" : "freed") + " for the chain, chain " +
          (chain_two_vectors || spmv_streams_matrices ? "two vectors" : "three vectors") +
-         (front_arena_bytes != 0 ? "; front arena " + gib(front_arena_bytes) : "") +
+         (arena_bytes != 0
+              ? "; arena " + gib(arena_bytes) + (batch_in_arena ? " (front and batch)" : " (front)")
+              : "") +
          "; batches of " + std::to_string(batch_partitions) + "; peaks spmv " + gib(spmv_peak) +
          " chain " + gib(chain_peak) + " msm " + gib(msm_peak) + " batch " + gib(batch_peak);
   return out;

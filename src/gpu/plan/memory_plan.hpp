@@ -72,11 +72,15 @@ struct MemoryPlan {
   // The batch sums each partition's non-0/1 aux scalars by one Pippenger per section over
   // their gathered bases (a mostly-0/1 witness); false: one split MSM per chunk.
   bool batch_gathers_tails = false;
-  // Bytes of one block the front keeps across partitions (DeviceArena; 0: none): b and c of the
-  // SpMV and the chain, then the H MSM's scratch and slots, laid out in it in turn instead of
-  // freed and allocated again each partition; the batch frees it. Only where a device SpMV
-  // holds three vectors and every front phase holds the block (the peaks above count it).
-  uint64_t front_arena_bytes = 0;
+  // Bytes of one block kept across partitions and batches (DeviceArena; 0: none): the front lays
+  // out b and c of the SpMV and the chain in it, then the H MSM's scratch and slots; with
+  // batch_in_arena each aux section of the batch lays out its slots and scratch in it too, so
+  // nothing of these is freed and allocated again between phases. Only where a device SpMV
+  // holds three vectors and every phase holds the block (the peaks above count it): first the
+  // widest of the front's and the batch's layouts with as many partitions a batch, else the
+  // front's alone (the batch frees it), else none.
+  uint64_t arena_bytes = 0;
+  bool batch_in_arena = false;
   std::vector<SectionPlan> sections;
   // Bytes on the device in each phase: the front's SpMV, H chain and H MSM, and the batch's aux
   // MSMs with batch_partitions compact witnesses.

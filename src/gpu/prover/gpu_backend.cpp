@@ -116,7 +116,7 @@ void GpuBackend::release_working_locked() {
   d_inputs_.release();
   d_input_density_.release();
   release_batch();
-  front_arena_.release();  // after every buffer that may have taken from it
+  arena_.release();  // after every buffer that may have taken from it
   last_plan_key_.clear();
 }
 

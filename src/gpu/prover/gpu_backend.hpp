@@ -119,6 +119,8 @@ class GpuBackend final : public groth16::ProverBackend {
   // for a 1 MiB copy).
   double pinned_h2d_bandwidth();
   uint64_t memory_peak() const { return cap_.peak(); }
+  // The bytes of the block the arena holds now (memory_plan.hpp: arena_bytes; 0: none).
+  uint64_t arena_block_bytes() const { return arena_.bytes(); }
   // The plan of the last proof (all_resident when nothing streamed).
   MemoryPlan last_plan() const;
   // The plan a proof of `in` over `params` would follow now.
@@ -213,7 +215,7 @@ class GpuBackend final : public groth16::ProverBackend {
   void clear_locked();
   // Everything clear_locked frees but the cached bases.
   void release_working_locked();
-  // Frees every buffer that may hold bytes of front_arena_ (b and c, the streamer's device
+  // Frees every buffer that may hold bytes of arena_ (b and c, the streamer's device
   // slots, the MSM scratch), so that it may be reset: a front that threw midway left them.
   void give_back_arena_locked();
   // Frees the batch's compact witnesses (a front or another layout needs the room).
@@ -225,9 +227,10 @@ class GpuBackend final : public groth16::ProverBackend {
 
   // First member: the buffers below refund it when they are freed.
   DeviceMemoryCap cap_;
-  // A capped front's block for b and c, then the H MSM's slots and scratch (memory_plan.hpp:
-  // front_arena_bytes); before the buffers that take from it, so that it outlives them.
-  DeviceArena front_arena_;
+  // A capped device's block for the front's b and c, then the H MSM's slots and scratch, and
+  // (batch_in_arena) each batch section's slots and scratch (memory_plan.hpp: arena_bytes);
+  // before the buffers that take from it, so that it outlives them.
+  DeviceArena arena_;
   GpuBackendOptions options_;
   DeviceInfo info_;
   mutable std::mutex mu_;

@@ -68,8 +68,17 @@ void GpuBackend::aux_planned(const groth16::Parameters& params, groth16::AuxSect
   const cudaStream_t s = stream_->get();
   const double bandwidth = bandwidth_locked();
   const uint64_t h2d_before = h2d_bytes();
+  const double allocation_s0 = cap_.allocation_seconds();
   give_back_arena_locked();  // (a front that threw midway left them)
-  front_arena_.release();    // the batch's phase does not hold the fronts' block beside its own
+  // The section's slots and scratch in the arena (memory_plan.hpp: batch_in_arena), else the
+  // batch's phase does not hold the fronts' block beside its own.
+  DeviceArena* const arena = plan.batch_in_arena ? &arena_ : nullptr;
+  if (arena != nullptr) {
+    arena_.reserve(plan.arena_bytes);
+    arena_.reset();
+  } else {
+    arena_.release();
+  }
   const size_t k = inputs.size();
   const size_t aux = inputs.front().witness->num_aux;
   // The batch's compact witnesses, once for its sections.
@@ -116,41 +125,51 @@ void GpuBackend::aux_planned(const groth16::Parameters& params, groth16::AuxSect
   };
   batch_tails_.resize(k);
   // The branches differ in curve, bases cache and which half of add_aux_sum they fill;
-  // sum_section is already the part they share.
+  // sum_section is already the part they share. Only the slots and the scratch take from the
+  // arena (the tails outlive the section).
   if (section == groth16::AuxSection::kBG2) {
-    if (!resident) streamer_.reserve(chunk * sizeof(G2Affine));
     std::vector<MsmTail<G2Curve>> tails;
     tails_of(tails);
     std::vector<G2Jacobian> partial;
     const auto run = point_run<G2Curve>(params, bases.section, bases.first, bases.count);
-    sum_section<G2Curve>(streamer_, resident ? device_copy(g2_bases_, run) : nullptr, run.host,
-                         run.size(), bases.density, d_density, aux, chunk, batch_witness_, tails,
-                         d_chunk_scalars_.get(), ws_, s, partial);
+    {
+      const DeviceArena::Scope in_arena(arena);
+      if (!resident) streamer_.reserve(chunk * sizeof(G2Affine));
+      sum_section<G2Curve>(streamer_, resident ? device_copy(g2_bases_, run) : nullptr, run.host,
+                           run.size(), bases.density, d_density, aux, chunk, batch_witness_, tails,
+                           d_chunk_scalars_.get(), ws_, s, partial);
+    }
     for (size_t p = 0; p < k; ++p)
       groth16::add_aux_sum(sums[p], section, G1Jacobian::identity(), partial[p]);
   } else {
-    if (!resident) streamer_.reserve(chunk * sizeof(G1Affine));
     std::vector<MsmTail<G1Curve>> tails;
     tails_of(tails);
     std::vector<G1Jacobian> partial;
     const auto run = point_run<G1Curve>(params, bases.section, bases.first, bases.count);
-    sum_section<G1Curve>(streamer_, resident ? device_copy(g1_bases_, run) : nullptr, run.host,
-                         run.size(), bases.density, d_density, aux, chunk, batch_witness_, tails,
-                         d_chunk_scalars_.get(), ws_, s, partial);
+    {
+      const DeviceArena::Scope in_arena(arena);
+      if (!resident) streamer_.reserve(chunk * sizeof(G1Affine));
+      sum_section<G1Curve>(streamer_, resident ? device_copy(g1_bases_, run) : nullptr, run.host,
+                           run.size(), bases.density, d_density, aux, chunk, batch_witness_, tails,
+                           d_chunk_scalars_.get(), ws_, s, partial);
+    }
     for (size_t p = 0; p < k; ++p)
       groth16::add_aux_sum(sums[p], section, partial[p], G2Jacobian::identity());
   }
   // The slots and scratch go between sections (the next may be the other curve's, or another
-  // proof's front between the batch's steps).
+  // proof's front between the batch's steps); from the arena they free nothing.
   streamer_.release_device();
   ws_.release();
   const double share = seconds_since(t0) / static_cast<double>(k);
+  const double allocation_share =
+      (cap_.allocation_seconds() - allocation_s0) / static_cast<double>(k);
   const uint64_t bytes = (h2d_bytes() - h2d_before) / k;
   for (groth16::ProverTiming& t : timings) {
     groth16::aux_section_seconds(t, section) += share;
     t.h2d_bytes += bytes;
     if (bandwidth > 0) t.transfer_floor_s += static_cast<double>(bytes) / bandwidth;
     t.total_s += share;
+    t.batch_allocate_s += allocation_share;
   }
 }
 

@@ -128,14 +128,15 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   give_back_arena_locked();
   ntt_->release_tables();
   ntt_->set_single_twiddle_table(streamed);
-  // The front's arena (memory_plan.hpp: front_arena_bytes): b and c, then the H MSM's scratch
-  // and slots, in one block kept across the fronts of a batch (null: each by cudaMalloc).
-  DeviceArena* const arena = plan.front_arena_bytes != 0 ? &front_arena_ : nullptr;
+  // The arena (memory_plan.hpp: arena_bytes): b and c, then the H MSM's scratch and slots, in
+  // one block kept across the fronts of a batch, and across batches where the batch's sections
+  // lay out their slots and scratch in it too (null: each by cudaMalloc).
+  DeviceArena* const arena = plan.arena_bytes != 0 ? &arena_ : nullptr;
   if (arena != nullptr) {
-    front_arena_.reserve(plan.front_arena_bytes);
-    front_arena_.reset();
+    arena_.reserve(plan.arena_bytes);
+    arena_.reset();
   } else {
-    front_arena_.release();
+    arena_.release();
   }
   const double bandwidth = bandwidth_locked();
   const uint64_t h2d_before = h2d_bytes(), d2h_before = d2h_bytes();
@@ -242,7 +243,7 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   auto t0 = SteadyClock::now();
   d_abc_[1].release();
   d_abc_[2].release();
-  if (arena != nullptr) front_arena_.reset();  // for the H MSM's slots and scratch
+  if (arena != nullptr) arena_.reset();  // for the H MSM's slots and scratch
   ntt_->release_tables();
   ntt_->set_single_twiddle_table(false);
 
