@@ -80,5 +80,50 @@ TEST_F(DeviceArenaTest, ABlockMadeAgainRefusesWhileItsBuffersLive) {
   EXPECT_EQ(arena.bytes(), 2u << 20);
 }
 
+// The top end: buffers taken downward from the block's end, beside the bottom's; a bottom reset
+// leaves them (and their bytes) alone, and refuses only while a bottom buffer lives.
+TEST_F(DeviceArenaTest, TheTopEndOutlivesABottomReset) {
+  DeviceMemoryCap cap(64 << 20);
+  DeviceMemoryCap::Scope charged(cap);
+  DeviceArena arena;
+  arena.reserve(4 << 20);
+  std::vector<uint8_t> want(1 << 20), got(1 << 20);
+  std::iota(want.begin(), want.end(), uint8_t{3});
+  DeviceBuffer<uint8_t> top;
+  {
+    DeviceArena::Scope at_top(&arena, DeviceArena::End::kTop);
+    top.allocate(1 << 20);
+  }
+  EXPECT_EQ(arena.live(DeviceArena::End::kTop), 1u);
+  EXPECT_EQ(cap.in_use(), 4u << 20);
+  top.upload(want, nullptr);
+  {
+    DeviceArena::Scope in_arena(&arena);
+    DeviceBuffer<uint8_t> bottom(3 << 20);  // exactly the room below the top's buffer
+    EXPECT_EQ(cap.in_use(), 4u << 20);
+    EXPECT_EQ(top.get() - bottom.get(), 3 << 20);
+    EXPECT_THROW(arena.reset_bottom(), std::logic_error);
+    DeviceBuffer<uint8_t> over(1);  // no room between the ends: cudaMalloc
+    EXPECT_EQ(cap.in_use(), (4u << 20) + 1);
+  }
+  EXPECT_THROW(arena.reset(), std::logic_error);  // the top's buffer lives
+  arena.reset_bottom();
+  {
+    DeviceArena::Scope in_arena(&arena);
+    DeviceBuffer<uint8_t> again(2 << 20);
+    EXPECT_EQ(cap.in_use(), 4u << 20);  // from the bottom again, below the top's buffer
+    EXPECT_LT(again.get() + (2 << 20), top.get() + 1);
+    CUZK_CUDA_CHECK(cudaMemset(again.get(), 0, 2 << 20));
+  }
+  top.download(got, nullptr);
+  CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(got, want);  // untouched by the bottom's reuse
+  top.release();
+  EXPECT_EQ(arena.live(), 0u);
+  arena.reset();
+  arena.release();
+  EXPECT_EQ(cap.in_use(), 0u);
+}
+
 }  // namespace
 }  // namespace cuzk::gpu

@@ -136,15 +136,17 @@ TEST(DeviceMemoryPlan, Porep32gAt24GiBStreamsEveryBaseAndReexpandsTheWitness) {
   EXPECT_EQ(p.chunk_scalars, uint64_t{1} << 24);
   EXPECT_EQ(p.ring_bytes, 2 * (uint64_t{1} << 24) * 192);
   // One block kept across partitions and batches: the front lays out b and c (8.6 GB) in it,
-  // then the H MSM's two slots of 2^24 G1 points (3.2 GB) and its scratch; each batch section
-  // its slots and scratch, B_G2's the widest (two slots of 2^24 G2 points, 6.4 GB). The block
-  // is the widest of the three, held in every phase.
-  const uint64_t v = kN * 32, slots = 2 * (uint64_t{1} << 24) * 96;
+  // with the H MSM's first slot of 2^24 G1 points (1.6 GB) at its top for the first chunk's
+  // copy during the chain, then the H MSM's other slot and its scratch; each batch section its
+  // slots and scratch, B_G2's the widest (two slots of 2^24 G2 points, 6.4 GB). The block is
+  // the widest of these, held in every phase.
+  const uint64_t v = kN * 32, slot = (uint64_t{1} << 24) * 96;
   const uint64_t scratch = msm_workspace_bytes(uint64_t{1} << 24, 192, kN - 1);
   const uint64_t g2_slots = 2 * (uint64_t{1} << 24) * 192;
   const uint64_t g2_scratch = msm_workspace_bytes(uint64_t{1} << 24, 384);
-  EXPECT_EQ(p.arena_bytes, std::max({2 * v, slots + scratch, g2_slots + g2_scratch}));
+  EXPECT_EQ(p.arena_bytes, std::max({2 * v + slot, 2 * slot + scratch, g2_slots + g2_scratch}));
   EXPECT_TRUE(p.batch_in_arena);
+  EXPECT_TRUE(p.h_first_chunk_in_chain);
   EXPECT_EQ(p.msm_peak, s.pce_bytes + v + p.arena_bytes);
   expect_consistent(s, p);
 }
@@ -153,31 +155,44 @@ uint64_t front_peak(const MemoryPlan& p) {
   return std::max({p.spmv_peak, p.chain_peak, p.msm_peak});
 }
 
+// Each cap just under the front's highest phase with the block before: the next narrower block,
+// the same layout and batch width.
 TEST(DeviceMemoryPlan, TheArenaOnlyWhereEveryPhaseHoldsIt) {
   const ProverShape s = porep_32g();
+  const uint64_t v = kN * 32, slot = (uint64_t{1} << 24) * 96;
+  const uint64_t h_layout = 2 * slot + msm_workspace_bytes(uint64_t{1} << 24, 192, kN - 1);
+  const uint64_t batch_layout =
+      2 * (uint64_t{1} << 24) * 192 + msm_workspace_bytes(uint64_t{1} << 24, 384);
   const MemoryPlan at24 = plan_device_memory(s, 24 * kGiB, true);
-  ASSERT_TRUE(at24.batch_in_arena) << at24.summary();
-  // Below the front's highest phase with the batch's wider block: the front's block alone (the
-  // larger of b + c and the H MSM's slots + scratch), the same layout and batch width.
-  const MemoryPlan front_only = plan_device_memory(s, front_peak(at24) - 1, true);
-  ASSERT_EQ(front_only.layout_key(), at24.layout_key()) << front_only.summary();
-  EXPECT_EQ(front_only.batch_partitions, at24.batch_partitions);
-  EXPECT_FALSE(front_only.batch_in_arena) << front_only.summary();
-  const uint64_t v = kN * 32, slots = 2 * (uint64_t{1} << 24) * 96;
-  EXPECT_EQ(front_only.arena_bytes,
-            std::max(2 * v, slots + msm_workspace_bytes(uint64_t{1} << 24, 192, kN - 1)));
-  ASSERT_LT(front_only.arena_bytes, at24.arena_bytes);
-  expect_consistent(s, front_only);
-  // Below the front's highest phase with its own block: no block, the buffers by cudaMalloc.
-  const MemoryPlan none = plan_device_memory(s, front_peak(front_only) - 1, true);
-  ASSERT_EQ(none.layout_key(), at24.layout_key()) << none.summary();
-  EXPECT_EQ(none.arena_bytes, 0u) << none.summary();
+  ASSERT_TRUE(at24.h_first_chunk_in_chain) << at24.summary();
+  const auto narrower = [&](const MemoryPlan& wider) {
+    const MemoryPlan p = plan_device_memory(s, front_peak(wider) - 1, true);
+    EXPECT_EQ(p.layout_key(), at24.layout_key()) << p.summary();
+    EXPECT_EQ(p.batch_partitions, at24.batch_partitions) << p.summary();
+    EXPECT_LT(p.arena_bytes, wider.arena_bytes) << p.summary();
+    expect_consistent(s, p);
+    return p;
+  };
+  // Without the first chunk's slot beside b and c: the batch's block (wider than the front's).
+  const MemoryPlan batch = narrower(at24);
+  EXPECT_FALSE(batch.h_first_chunk_in_chain);
+  EXPECT_TRUE(batch.batch_in_arena);
+  EXPECT_EQ(batch.arena_bytes, std::max({2 * v, h_layout, batch_layout}));
+  // The front's block alone: b and c, then the H MSM's slots and scratch.
+  const MemoryPlan front = narrower(batch);
+  EXPECT_FALSE(front.h_first_chunk_in_chain);
+  EXPECT_FALSE(front.batch_in_arena);
+  EXPECT_EQ(front.arena_bytes, std::max(2 * v, h_layout));
+  // No block: the buffers by cudaMalloc.
+  const MemoryPlan none = narrower(front);
+  EXPECT_EQ(none.arena_bytes, 0u);
   EXPECT_FALSE(none.batch_in_arena);
-  expect_consistent(s, none);
+  EXPECT_FALSE(none.h_first_chunk_in_chain);
   // The matrices streamed by row blocks hold two vectors and the slots in turn: no arena.
   const MemoryPlan at16 = plan_device_memory(s, 16 * kGiB, true);
   EXPECT_EQ(at16.arena_bytes, 0u);
   EXPECT_FALSE(at16.batch_in_arena);
+  EXPECT_FALSE(at16.h_first_chunk_in_chain);
 }
 
 TEST(DeviceMemoryPlan, Porep32gAt16GiBStreamsTheMatricesAndBatchesSixteen) {

@@ -192,6 +192,52 @@ TEST_F(StreamedMsm, PageLockedBasesStreamWithoutStagingSlots) {
   EXPECT_EQ(streamer.pinned_bytes(), 2 * 512 * sizeof(G1Affine));
 }
 
+// The first chunk copied ahead (prefetch_first) is used, not copied again: the same sum, one
+// chunk's bytes fewer through the slots; pageable bases, or another MSM's bases, are not
+// prefetched or not taken for prefetched.
+TEST_F(StreamedMsm, APrefetchedFirstChunkIsUsedOnceAndOnlyForItsBases) {
+  std::mt19937_64 rng(11);
+  constexpr size_t kN = 3000, kChunk = 512;
+  const std::vector<Fr> scalars = mixed_scalars(kN, rng);
+  const auto bases = msm_test::random_bases<G1Curve>(kN, rng);
+  const G1Affine want = msm_pippenger<G1Curve>(bases, scalars, pool()).to_affine();
+  const auto other_bases = msm_test::random_bases<G1Curve>(kN, rng);
+  PinnedBuffer<G1Affine> locked(kN), other(kN);
+  std::copy(bases.begin(), bases.end(), locked.get());
+  std::copy(other_bases.begin(), other_bases.end(), other.get());
+  DeviceBuffer<Fr> d_s = to_device<Fr>(scalars);
+  MsmWorkspace ws;
+  Stream stream;
+  BaseStreamer streamer(0, &pool());
+  ChunkedMsmInput<G1Curve> in;
+  in.host_bases = std::span<const G1Affine>(locked.get(), kN);
+  in.d_scalars = d_s.get();
+  in.n = kN;
+  EXPECT_FALSE(streamer.prefetch_first<G1Curve>(in, kChunk));  // no slot yet
+  streamer.reserve_first(kChunk * sizeof(G1Affine));
+  ASSERT_TRUE(streamer.prefetch_first<G1Curve>(in, kChunk));
+  const uint64_t after_prefetch = streamer.uploaded_bytes();
+  EXPECT_EQ(after_prefetch, kChunk * sizeof(G1Affine));
+  streamer.reserve(kChunk * sizeof(G1Affine));  // slot 0 kept, with its copy
+  EXPECT_EQ(streamer.msm<G1Curve>(in, kChunk, ws, stream.get(), nullptr).to_affine(), want);
+  EXPECT_EQ(streamer.uploaded_bytes() - after_prefetch, (kN - kChunk) * sizeof(G1Affine));
+  // Used once: the next MSM copies every chunk.
+  uint64_t at = streamer.uploaded_bytes();
+  EXPECT_EQ(streamer.msm<G1Curve>(in, kChunk, ws, stream.get(), nullptr).to_affine(), want);
+  EXPECT_EQ(streamer.uploaded_bytes() - at, kN * sizeof(G1Affine));
+  // A prefetch of other bases is not taken for these (and these are copied whole: the other
+  // points in slot 0 would change the sum).
+  ChunkedMsmInput<G1Curve> elsewhere = in;
+  elsewhere.host_bases = std::span<const G1Affine>(other.get(), kN);
+  ASSERT_TRUE(streamer.prefetch_first<G1Curve>(elsewhere, kChunk));
+  at = streamer.uploaded_bytes();
+  EXPECT_EQ(streamer.msm<G1Curve>(in, kChunk, ws, stream.get(), nullptr).to_affine(), want);
+  EXPECT_EQ(streamer.uploaded_bytes() - at, kN * sizeof(G1Affine));
+  // Pageable bases are not prefetched.
+  in.host_bases = bases;
+  EXPECT_FALSE(streamer.prefetch_first<G1Curve>(in, kChunk));
+}
+
 TEST_F(StreamedMsm, G1ChunksEqualTheWholeMsmAndTheCpu) {
   check_chunks<G1Curve>(5000, false, 1);
   check_chunks<G1Curve>(64, false, 2);  // one chunk

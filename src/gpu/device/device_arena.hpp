@@ -6,10 +6,12 @@
 // partition even from a CUDA pool (session 24); from the arena the H200's 24 GiB PoRep ran its
 // H MSM in 0.947 s a partition against 1.002 (perf-log 2026-12-07, session 25). Giving a buffer
 // back does not free its bytes; reset() waits for the device, as cudaFree does, and makes the
-// whole block free again. Not thread-safe: one backend uses it, under its lock.
+// whole block free again. Buffers are taken from its bottom end upward, or (a Scope of End::kTop)
+// from its top end downward: a buffer at the top outlives reset_bottom(), which frees the bottom
+// alone (the H MSM's first slot of bases, copied during the chain while b and c lie below it).
+// Not thread-safe: one backend uses it, under its lock.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -21,6 +23,8 @@ class DeviceBuffer;
 
 class DeviceArena {
  public:
+  enum class End { kBottom, kTop };
+
   DeviceArena();
   ~DeviceArena();
   DeviceArena(const DeviceArena&) = delete;
@@ -32,36 +36,46 @@ class DeviceArena {
   // Frees the block. std::logic_error while a buffer taken from it is alive.
   void release();
   size_t bytes() const;
-  // Buffers taken and not given back.
-  size_t live() const { return live_.load(); }
+  // Buffers taken and not given back, at both ends or at one.
+  size_t live() const { return live_[0] + live_[1]; }
+  size_t live(End end) const { return live_[index(end)]; }
 
-  // `bytes` of the block after what was taken since the last reset, or null when it has no room.
-  void* take(size_t bytes) noexcept;
-  void give_back() noexcept { live_.fetch_sub(1); }
+  // `bytes` of the block at `end` after what was taken there since its last reset, or null when
+  // the block has no room between the two ends.
+  void* take(size_t bytes, End end = End::kBottom) noexcept;
+  void give_back(End end) noexcept { --live_[index(end)]; }
   // Waits for the device, then makes the whole block free again. std::logic_error while a
   // buffer taken from it is alive (its bytes would be handed out twice).
   void reset();
+  // reset() for the bottom end alone: the top's buffers stay. std::logic_error while a buffer
+  // taken from the bottom is alive.
+  void reset_bottom();
 
-  // The arena allocations on this thread take from (null: none).
+  // The arena allocations on this thread take from (null: none), and the end they take from.
   static DeviceArena* current();
+  static End current_end();
 
   class Scope {
    public:
-    explicit Scope(DeviceArena* arena);  // null: none (an arena's own block is made so)
+    // null: none (an arena's own block is made so)
+    explicit Scope(DeviceArena* arena, End end = End::kBottom);
     ~Scope();
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
    private:
     DeviceArena* previous_;
+    End previous_end_;
   };
 
  private:
-  void check_none_live(const char* what) const;
+  static size_t index(End end) { return end == End::kTop ? 1 : 0; }
+  void check_none_live(const char* what, size_t live) const;
 
   std::unique_ptr<DeviceBuffer<uint8_t>> block_;
-  size_t offset_ = 0;
-  std::atomic<size_t> live_{0};
+  size_t bottom_ = 0;  // the bottom end's next free byte
+  size_t top_ = 0;     // the top end's lowest byte taken (the block's size when none)
+  size_t live_[2] = {0, 0};
 };
 
 }  // namespace cuzk::gpu

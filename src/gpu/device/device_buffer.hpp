@@ -36,7 +36,8 @@ class DeviceBuffer {
       : d_ptr_(std::exchange(o.d_ptr_, nullptr)),
         size_(std::exchange(o.size_, 0)),
         cap_(std::exchange(o.cap_, nullptr)),
-        arena_(std::exchange(o.arena_, nullptr)) {}
+        arena_(std::exchange(o.arena_, nullptr)),
+        arena_end_(o.arena_end_) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
@@ -44,6 +45,7 @@ class DeviceBuffer {
       size_ = std::exchange(o.size_, 0);
       cap_ = std::exchange(o.cap_, nullptr);
       arena_ = std::exchange(o.arena_, nullptr);
+      arena_end_ = o.arena_end_;
     }
     return *this;
   }
@@ -56,10 +58,12 @@ class DeviceBuffer {
     release();
     if (n == 0) return;
     if (DeviceArena* const arena = DeviceArena::current(); arena != nullptr) {
-      if (void* const p = arena->take(n * sizeof(T)); p != nullptr) {
+      const DeviceArena::End end = DeviceArena::current_end();
+      if (void* const p = arena->take(n * sizeof(T), end); p != nullptr) {
         d_ptr_ = static_cast<T*>(p);
         size_ = n;
         arena_ = arena;
+        arena_end_ = end;
         return;
       }
     }
@@ -80,7 +84,7 @@ class DeviceBuffer {
   }
   void release() noexcept {
     if (arena_ != nullptr) {
-      arena_->give_back();  // the block's bytes stay until its reset
+      arena_->give_back(arena_end_);  // the block's bytes stay until its reset
     } else if (d_ptr_ != nullptr) {
       const auto t0 = SteadyClock::now();
       cudaFree(d_ptr_);
@@ -118,6 +122,7 @@ class DeviceBuffer {
   size_t size_ = 0;
   DeviceMemoryCap* cap_ = nullptr;  // charged with bytes() while allocated
   DeviceArena* arena_ = nullptr;    // taken from it (then not charged, not freed)
+  DeviceArena::End arena_end_ = DeviceArena::End::kBottom;  // the end it was taken from
 };
 
 // n elements of T in page-locked host memory (cudaHostAlloc): copies to and from the device run

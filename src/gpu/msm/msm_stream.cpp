@@ -14,17 +14,27 @@
 
 namespace cuzk::gpu {
 
-void BaseStreamer::reserve(size_t slot_bytes) {
-  if (copy_ == nullptr) {
-    copy_ = std::make_unique<Stream>();
-    for (int k = 0; k < 2; ++k) {
-      copied_[k] = std::make_unique<Event>();
-      consumed_[k] = std::make_unique<Event>();
-    }
+void BaseStreamer::make_streams() {
+  if (copy_ != nullptr) return;
+  copy_ = std::make_unique<Stream>();
+  for (int k = 0; k < 2; ++k) {
+    copied_[k] = std::make_unique<Event>();
+    consumed_[k] = std::make_unique<Event>();
   }
+}
+
+void BaseStreamer::reserve(size_t slot_bytes) {
+  make_streams();
+  if (d_slot_[0].size() < slot_bytes) prefetched_ = nullptr;  // made again: its copy is gone
   for (int k = 0; k < 2; ++k)
     d_slot_[k].reserve(slot_bytes);
-  slot_bytes_ = d_slot_[0].size();
+  slot_bytes_ = std::min(d_slot_[0].size(), d_slot_[1].size());
+}
+
+void BaseStreamer::reserve_first(size_t slot_bytes) {
+  make_streams();
+  if (d_slot_[0].size() < slot_bytes) prefetched_ = nullptr;
+  d_slot_[0].reserve(slot_bytes);
 }
 
 void BaseStreamer::reserve_host_slots() {
@@ -42,6 +52,7 @@ void BaseStreamer::release_device() {
   for (auto& d : d_slot_)
     d.release();
   slot_bytes_ = 0;
+  prefetched_ = nullptr;
 }
 
 void BaseStreamer::release() {
@@ -112,7 +123,17 @@ void BaseStreamer::pipeline(const std::vector<size_t>& sizes, const Stage& stage
     if (k >= 2 || used_[k % 2]) copied_[k % 2]->sync();
     stage(k, h_slot_[k % 2].get());
   };
+  // Piece 0 already in device slot 0 by prefetch_first (its copy queued, copied_[0] recorded
+  // after it): not copied again. Any other piece, or a later call, copies as always.
+  bool first_prefetched = false;
+  if (direct != nullptr && prefetched_ != nullptr) {
+    const HostRanges r = (*direct)(0);
+    first_prefetched =
+        r.size() == 1 && r[0].data() == prefetched_ && r[0].size() == prefetched_bytes_;
+  }
+  prefetched_ = nullptr;
   const auto upload = [&](size_t k) {
+    if (k == 0 && first_prefetched) return;
     // The device slot's previous piece (k - 2, or an earlier call's) was consumed on `compute`
     // first: a consumer that only queued its kernels may still be reading it (the H200 run of
     // 2026-12-04: the row-block SpMV of B overwrote A's last block under its kernel).
@@ -174,6 +195,26 @@ void BaseStreamer::for_each_chunk(
 }
 
 template <class Curve>
+bool BaseStreamer::prefetch_first(const ChunkedMsmInput<Curve>& in, size_t chunk) {
+  prefetched_ = nullptr;
+  if (in.n == 0 || in.d_bases != nullptr || in.host_bases.empty() || copy_ == nullptr) return false;
+  if (!is_page_locked(in.host_bases.data())) return false;
+  const MsmChunk c = msm_chunks(in.n, chunk, in.density, in.bases()).front();
+  const Affine<Curve>* const src = in.host_bases.data() + c.b0;
+  const size_t bytes = (c.b1 - c.b0) * sizeof(Affine<Curve>);
+  if (bytes == 0 || bytes > d_slot_[0].size()) return false;
+  const cudaStream_t copy = copy_->get();
+  // (as the pipeline's upload: the slot's previous piece consumed first)
+  if (used_[0]) CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, consumed_[0]->get(), 0));
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(d_slot_[0].get(), src, bytes, cudaMemcpyHostToDevice, copy));
+  copied_[0]->record(copy);
+  uploaded_ += bytes;
+  prefetched_ = src;
+  prefetched_bytes_ = bytes;
+  return true;
+}
+
+template <class Curve>
 Jacobian<Curve> BaseStreamer::msm(const ChunkedMsmInput<Curve>& in, size_t chunk, MsmWorkspace& ws,
                                   cudaStream_t compute, MsmStats* stats) {
   // One set of buckets for all chunks, at the window width of the whole count (MsmAccumulator).
@@ -191,6 +232,8 @@ template Jacobian<G1Curve> BaseStreamer::msm<G1Curve>(const ChunkedMsmInput<G1Cu
                                                       MsmWorkspace&, cudaStream_t, MsmStats*);
 template Jacobian<G2Curve> BaseStreamer::msm<G2Curve>(const ChunkedMsmInput<G2Curve>&, size_t,
                                                       MsmWorkspace&, cudaStream_t, MsmStats*);
+template bool BaseStreamer::prefetch_first<G1Curve>(const ChunkedMsmInput<G1Curve>&, size_t);
+template bool BaseStreamer::prefetch_first<G2Curve>(const ChunkedMsmInput<G2Curve>&, size_t);
 template void BaseStreamer::for_each_chunk<G1Curve>(
     const ChunkedMsmInput<G1Curve>&, size_t, cudaStream_t,
     const std::function<void(const Affine<G1Curve>*, const MsmChunk&)>&);

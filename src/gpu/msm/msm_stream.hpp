@@ -66,6 +66,16 @@ class BaseStreamer {
   // slots, up to 2 x 3.2 GiB for 2^24 G2 points at ~0.5 s per GiB of cudaHostAlloc, are never
   // made).
   void reserve(size_t slot_bytes);
+  // Device slot 0 alone of `slot_bytes` at least (made in the caller's arena scope), for a
+  // prefetch_first before the other slot is made.
+  void reserve_first(size_t slot_bytes);
+  // The first chunk of `in`'s streamed bases copied into device slot 0 now, on the copy stream,
+  // for the next msm() or for_each_chunk() over the same bases and chunk, which then does not
+  // copy it again: the H MSM's first chunk during the H chain (where the copy had been waited
+  // for at the H MSM's start). Only for page-locked bases (pageable ones would stage through the
+  // host slots) that fit slot 0; whether it copied.
+  template <class Curve>
+  bool prefetch_first(const ChunkedMsmInput<Curve>& in, size_t chunk);
   // Frees the device slots (the pinned ones stay: cudaHostAlloc costs ~0.5 s per GiB).
   void release_device();
   void release();
@@ -111,6 +121,8 @@ class BaseStreamer {
   uint64_t uploaded_bytes() const { return uploaded_; }
 
  private:
+  // The copy stream and the slots' events, once.
+  void make_streams();
   // The pinned host slots at slot_bytes_ each (made or grown here, on the calling thread).
   void reserve_host_slots();
   // The two-slot pipeline of stream() and stream_produced(): piece k (sizes[k] bytes) staged
@@ -131,6 +143,9 @@ class BaseStreamer {
   std::unique_ptr<Stream> copy_;
   std::unique_ptr<Event> copied_[2], consumed_[2];
   bool used_[2] = {false, false};  // slot k has copied_ and consumed_ events recorded
+  // The host bytes prefetch_first copied into device slot 0 (null: none since), and how many.
+  const void* prefetched_ = nullptr;
+  size_t prefetched_bytes_ = 0;
 };
 
 }  // namespace cuzk::gpu

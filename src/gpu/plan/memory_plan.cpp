@@ -31,6 +31,9 @@ struct Peaks {
   // front's layouts in it (b and c, then the H MSM's scratch and slots) and the batch's (a
   // section's slots and scratch), and each phase's bytes outside it (0: no arena).
   uint64_t arena_front = 0, arena_batch = 0;
+  // b and c, and one slot of streamed H bases (0: h resident), for the first chunk's copy
+  // under the chain.
+  uint64_t arena_chain_vectors = 0, slot_h = 0;
   uint64_t spmv_beside = 0, chain_beside = 0, msm_beside = 0, batch_beside = 0;
   // The batch phase: batch_fixed + k * compact for k partitions.
   uint64_t batch_fixed = 0, compact = 0;
@@ -100,6 +103,8 @@ Peaks evaluate(const ProverShape& s, const Choice& c) {
   if (c.spmv_on_device && !c.stream_matrices && !c.chain_two) {
     p.arena_front = std::max(2 * v, ring_h + ws_h);
     p.arena_batch = ring_aux + ws_aux;
+    p.arena_chain_vectors = 2 * v;
+    p.slot_h = ring_h / 2;
     p.spmv_beside = resident + pce + w + v;  // a (then h) and w beside b and c
     p.chain_beside =
         resident + pce + ntt_table_bytes(s.domain) + v + (c.witness_during_chain ? w : 0);
@@ -126,21 +131,28 @@ MemoryPlan to_plan(const ProverShape& s, const Choice& c, const Peaks& p, uint64
     ++k;
   plan.batch_partitions = k;
   plan.batch_peak = p.batch(k);
-  // The arena: the widest layout for the front and the batch, else the front's alone, else none.
+  // The arena: the first of its layouts, widest first, that every phase holds.
   if (p.arena_front != 0) {
     const uint64_t both = std::max(p.arena_front, p.arena_batch);
-    const uint64_t batch_in_both = p.batch_beside + both + k * p.compact;
-    if (p.front_with_arena(both) <= cap && batch_in_both <= cap) {
-      plan.arena_bytes = both;
-      plan.batch_in_arena = true;
-      plan.batch_peak = batch_in_both;
-    } else if (p.front_with_arena(p.arena_front) <= cap) {
-      plan.arena_bytes = p.arena_front;
-    }
-    if (plan.arena_bytes != 0) {
-      plan.spmv_peak = p.spmv_beside + plan.arena_bytes;
-      plan.chain_peak = p.chain_beside + plan.arena_bytes;
-      plan.msm_peak = p.msm_beside + plan.arena_bytes;
+    struct Layout {
+      uint64_t bytes;
+      bool batch, prefetch;
+    };
+    const Layout layouts[] = {
+        {p.slot_h != 0 ? std::max(both, p.arena_chain_vectors + p.slot_h) : 0, true, true},
+        {both, true, false},
+        {p.arena_front, false, false}};
+    for (const Layout& l : layouts) {
+      const uint64_t batch = p.batch_beside + l.bytes + k * p.compact;
+      if (l.bytes == 0 || p.front_with_arena(l.bytes) > cap || (l.batch && batch > cap)) continue;
+      plan.arena_bytes = l.bytes;
+      plan.batch_in_arena = l.batch;
+      plan.h_first_chunk_in_chain = l.prefetch;
+      if (l.batch) plan.batch_peak = batch;
+      plan.spmv_peak = p.spmv_beside + l.bytes;
+      plan.chain_peak = p.chain_beside + l.bytes;
+      plan.msm_peak = p.msm_beside + l.bytes;
+      break;
     }
   }
   plan.batch_gathers_tails = gathers_tails(s);
@@ -201,7 +213,8 @@ std::string MemoryPlan::summary() const {
          ", witness " + (witness_during_chain ? "kept" : "freed") + " for the chain, chain " +
          (chain_two_vectors || spmv_streams_matrices ? "two vectors" : "three vectors") +
          (arena_bytes != 0
-              ? "; arena " + gib(arena_bytes) + (batch_in_arena ? " (front and batch)" : " (front)")
+              ? "; arena " + gib(arena_bytes) + (batch_in_arena ? " (front and batch" : " (front") +
+                    (h_first_chunk_in_chain ? ", H's first chunk in the chain)" : ")")
               : "") +
          "; batches of " + std::to_string(batch_partitions) + "; peaks spmv " + gib(spmv_peak) +
          " chain " + gib(chain_peak) + " msm " + gib(msm_peak) + " batch " + gib(batch_peak);

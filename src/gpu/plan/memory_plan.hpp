@@ -76,11 +76,16 @@ struct MemoryPlan {
   // out b and c of the SpMV and the chain in it, then the H MSM's scratch and slots; with
   // batch_in_arena each aux section of the batch lays out its slots and scratch in it too, so
   // nothing of these is freed and allocated again between phases. Only where a device SpMV
-  // holds three vectors and every phase holds the block (the peaks above count it): first the
-  // widest of the front's and the batch's layouts with as many partitions a batch, else the
-  // front's alone (the batch frees it), else none.
+  // holds three vectors and every phase holds the block (the peaks above count it), the first
+  // that fits of: the widest of the front's (with the H MSM's first slot beside b and c:
+  // h_first_chunk_in_chain) and the batch's layouts with as many partitions a batch; the same
+  // without that slot; the front's alone (the batch frees it); none.
   uint64_t arena_bytes = 0;
   bool batch_in_arena = false;
+  // The H MSM's first chunk of bases copied during the H chain into a slot at the arena's top
+  // end, above b and c (BaseStreamer::prefetch_first): where the block holds b, c and that slot
+  // (the H bases streamed, an arena with the batch's sections in it).
+  bool h_first_chunk_in_chain = false;
   std::vector<SectionPlan> sections;
   // Bytes on the device in each phase: the front's SpMV, H chain and H MSM, and the batch's aux
   // MSMs with batch_partitions compact witnesses.

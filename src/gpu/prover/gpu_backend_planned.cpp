@@ -48,24 +48,17 @@ ProverShape prover_shape(const groth16::Parameters& params, const groth16::Parti
                       w.aux_values.size(), in.circuit, in.rows());
 }
 
-// One msm_split run in chunks over resident (d_bases) or streamed (host) bases.
-template <class Curve>
-Jacobian<Curve> chunked_msm(BaseStreamer& streamer, const Affine<Curve>* d_bases,
-                            std::span<const Affine<Curve>> host, size_t count, const Fr* d_scalars,
-                            size_t n, const DensityTracker* density, const uint64_t* d_density,
-                            size_t chunk, MsmWorkspace& ws, cudaStream_t s, MsmStats* stats) {
-  if (n == 0 || count == 0) return Jacobian<Curve>::identity();
-  ChunkedMsmInput<Curve> in;
-  in.host_bases = host;
+// The H MSM over resident (d_bases) or streamed (host) bases: its n scalars in d_scalars (no
+// density).
+ChunkedMsmInput<G1Curve> h_msm_input(const G1Affine* d_bases, const PointRun<G1Curve>& h,
+                                     const Fr* d_scalars, size_t n) {
+  ChunkedMsmInput<G1Curve> in;
+  in.host_bases = h.host;
   in.d_bases = d_bases;
-  in.resident_count = count;
+  in.resident_count = h.size();
   in.d_scalars = d_scalars;
   in.n = n;
-  if (density != nullptr) {
-    in.density = density->words();
-    in.d_density = d_density;
-  }
-  return streamer.msm<Curve>(in, chunk, ws, s, stats);
+  return in;
 }
 
 }  // namespace
@@ -140,6 +133,10 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   }
   const double bandwidth = bandwidth_locked();
   const uint64_t h2d_before = h2d_bytes(), d2h_before = d2h_bytes();
+  const size_t chunk = plan.chunk_scalars != 0 ? plan.chunk_scalars : (n + 63) / 64 * 64;
+  const bool rh = plan.resident("h");
+  const PointRun<G1Curve> h =
+      point_run<G1Curve>(params, groth16::Section::kH, 0, groth16::section_counts(params).h);
   t.layout_s += seconds_since(t_start);
 
   if (streamed) {
@@ -187,6 +184,13 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
       uploaded.record(s);
     }
     evaluated.record(s);
+    // The H MSM's first chunk of bases copied during the chain, into its slot at the arena's top
+    // (memory_plan.hpp: h_first_chunk_in_chain; its copy had been waited for at the MSM's start).
+    if (plan.h_first_chunk_in_chain && !rh) {
+      const DeviceArena::Scope at_top(arena, DeviceArena::End::kTop);
+      streamer_.reserve_first(chunk * sizeof(G1Affine));
+      streamer_.prefetch_first<G1Curve>(h_msm_input(nullptr, h, nullptr, n - 1), chunk);
+    }
 
     // Phase 2: the H chain; h ends in d_abc_[0]. The witness is not needed past the SpMV.
     d_w_.release();
@@ -243,14 +247,13 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
   auto t0 = SteadyClock::now();
   d_abc_[1].release();
   d_abc_[2].release();
-  if (arena != nullptr) arena_.reset();  // for the H MSM's slots and scratch
+  // For the H MSM's slots and scratch (the first slot, copied under the chain, stays at the top).
+  if (arena != nullptr) arena_.reset_bottom();
   ntt_->release_tables();
   ntt_->set_single_twiddle_table(false);
 
   // Phase 3: the H MSM in chunks (its bases streamed unless resident), then the inputs' parts
   // of A, B_G1, B_G2 (a few hundred scalars, their bases cached).
-  const size_t chunk = plan.chunk_scalars != 0 ? plan.chunk_scalars : (n + 63) / 64 * 64;
-  const bool rh = plan.resident("h");
   groth16::MsmSums sums;
   {
     const DeviceArena::Scope in_arena(arena);  // the slots and the scratch
@@ -258,12 +261,12 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
     t.layout_s += seconds_since(t0);
     t0 = SteadyClock::now();
     const double allocation_s0 = cap_.allocation_seconds();
-    const PointRun<G1Curve> h =
-        point_run<G1Curve>(params, groth16::Section::kH, 0, groth16::section_counts(params).h);
     last_msm_ = MsmStats{};
-    sums.h =
-        chunked_msm<G1Curve>(streamer_, rh ? device_copy(g1_bases_, h) : nullptr, h.host, h.size(),
-                             d_abc_[0].get(), n - 1, nullptr, nullptr, chunk, ws_, s, &last_msm_);
+    sums.h = n - 1 == 0 || h.size() == 0
+                 ? G1Jacobian::identity()
+                 : streamer_.msm<G1Curve>(h_msm_input(rh ? device_copy(g1_bases_, h) : nullptr, h,
+                                                      d_abc_[0].get(), n - 1),
+                                          chunk, ws_, s, &last_msm_);
     t.msm_h_s = seconds_since(t0);
     t.msm_h_parts = last_msm_parts(allocation_s0);
   }
