@@ -219,6 +219,27 @@ TEST(DeviceMemoryPlan, Porep32gAt16GiBStreamsTheMatricesAndBatchesSixteen) {
   expect_consistent(s, p);
 }
 
+// `memory_limit = "24GiB"` / "16GiB" on the H200 (what the benchmarks measure) against the free
+// memory the default `memory_limit = 0` plans on a 24 GB or 16 GB card (nvidia-smi: 24,564 MiB
+// on an RTX 4090, about 16,300 on a 5070 Ti), less a CUDA context of up to 700 MiB (the H200's and
+// H100's took ~0.5-0.7 GiB, outside the cap): the same layout, and a batch still wide enough for
+// a PoRep job's ten partitions.
+TEST(DeviceMemoryPlan, ARealCardsFreeMemoryPlansAsTheEmulatedCap) {
+  const ProverShape s = porep_32g();
+  constexpr uint64_t kMiB = uint64_t{1} << 20;
+  const struct {
+    uint64_t emulated, card_mib;
+  } cards[] = {{24 * kGiB, 24'564}, {16 * kGiB, 16'303}};
+  for (const auto& c : cards) {
+    const MemoryPlan emulated = plan_device_memory(s, c.emulated, true);
+    const MemoryPlan card = plan_device_memory(s, (c.card_mib - 700) * kMiB, true);
+    EXPECT_EQ(card.layout_key(), emulated.layout_key()) << card.summary();
+    EXPECT_EQ(card.arena_bytes, emulated.arena_bytes) << card.summary();
+    EXPECT_EQ(card.h_first_chunk_in_chain, emulated.h_first_chunk_in_chain) << card.summary();
+    EXPECT_GE(card.batch_partitions, 10u) << card.summary();
+  }
+}
+
 TEST(DeviceMemoryPlan, Porep32gBatchSizes) {
   const ProverShape s = porep_32g();
   // A partition's compact witness on the device: two bitmaps, ranks and 1.7 M values.
