@@ -402,8 +402,9 @@ int run_kernels(const KernelsOptions& o) {
   // Opt-in: 40+ GB of device memory and its own table (a visit's tools/gpu-32g-run.sh msm-split).
   if (o.names("msm-chunks")) failed += run_msm_chunk_rows(o, pool);
   if (o.names("alloc")) run_alloc_rows();
+  if (o.names("chain-copy")) run_chain_copy_rows(o);
 
-  if (!rows.empty()) {  // (arith, msm-chunks and alloc print their own tables)
+  if (!rows.empty()) {  // (arith, msm-chunks, alloc and chain-copy print their own tables)
     std::printf("\n| kernel | size | ms (median) | sppark ms | ratio | notes |\n");
     std::printf("|---|---|---|---|---|---|\n");
   }

@@ -50,6 +50,10 @@ int run_msm_chunk_rows(const KernelsOptions& o, ThreadPool& pool);
 // table.
 void run_alloc_rows();
 
+// The chain-copy rows: the 2^27 H chain alone and beside a 1.61 GB page-locked copy; prints
+// their table.
+void run_chain_copy_rows(const KernelsOptions& o);
+
 int run_kernels(const KernelsOptions& o);
 
 }  // namespace cuzk::bench

@@ -46,9 +46,10 @@ int main(int argc, char** argv) {
   kc->add_option("--zkey", k.zkey, "circom fixture .zkey for the zkey prove rows");
   kc->add_option("--wtns", k.wtns, "circom fixture .wtns for the zkey prove rows");
   kc->add_option("--only", k.only,
-                 "Sections to time: arith, ntt, g1, g2, prove (default: all), msm-chunks and "
-                 "alloc (only when named)")
-      ->check(CLI::IsMember({"arith", "ntt", "g1", "g2", "prove", "msm-chunks", "alloc"}));
+                 "Sections to time: arith, ntt, g1, g2, prove (default: all), msm-chunks, "
+                 "alloc and chain-copy (only when named)")
+      ->check(CLI::IsMember(
+          {"arith", "ntt", "g1", "g2", "prove", "msm-chunks", "alloc", "chain-copy"}));
   kc->add_option("--msm-chunks-log", k.msm_chunks_log,
                  "msm-chunks: log2 of the scalars of the chunked G1 MSM (default 27, a 32 GiB "
                  "PoRep partition's H)");
