@@ -111,7 +111,7 @@ void GpuBackend::release_working_locked() {
     d.release();
   d_flag_.release();
   streamer_.release_device();
-  pinned_matrices_ = PinnedMatrices();
+  packed_matrices_ = PackedMatrices();
   d_coefficients_.release();
   d_inputs_.release();
   d_input_density_.release();
@@ -142,7 +142,7 @@ std::optional<groth16::DeviceHolding> GpuBackend::device_holding() {
   // The caches hold what the last plan keeps resident (all of it, or its resident sections).
   return groth16::DeviceHolding{g1_bases_.bytes() + g2_bases_.bytes(),
                                 !last_plan_.all_resident && last_plan_.streams(),
-                                streamer_.pinned_bytes() + pinned_matrices_.bytes.size()};
+                                streamer_.pinned_bytes() + packed_matrices_.bytes.size()};
 }
 
 MemoryPlan GpuBackend::plan_for(const groth16::Parameters& params,
@@ -236,8 +236,8 @@ size_t GpuBackend::batch_limit(const groth16::Parameters& params,
 // Every streamed section's points in place (h whole, the aux sections as aux_section_bases
 // gives them: their chunks are what streams): the chunks then leave from them by DMA at the
 // link's rate, with no host copy on the pool into the pinned slots (BaseStreamer::for_each_chunk
-// asks is_page_locked). So too the recorded matrices where the plan streams them by row blocks
-// (streamed_matrices asks), which no longer need a page-locked copy (5.9 GB at 32 GiB PoRep).
+// asks is_page_locked). The recorded matrices, where the plan streams them by row blocks, are
+// packed into page-locked memory instead, or locked in place where the pack has no room.
 // A refused array stays pageable and is staged as before. Never a file mapping: its
 // registration did not return in 150 s on the H100 host (FileCopy); a PCE file is read.
 groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& params,
@@ -264,7 +264,10 @@ groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& p
     lock(std::as_bytes(b.g1));
     lock(std::as_bytes(b.g2));
   }
-  if (in.circuit != nullptr && plan.spmv_on_device && plan.spmv_streams_matrices) {
+  // The recorded matrices packed once here (packed_matrices), or, where the budget or the host
+  // has no room for the pack, their CSR locked in place.
+  if (in.circuit != nullptr && plan.spmv_on_device && plan.spmv_streams_matrices &&
+      packed_matrices(*in.circuit).bytes.size() == 0) {
     for (const pce::CsrMatrix* m : {&in.circuit->a, &in.circuit->b, &in.circuit->c}) {
       lock(std::as_bytes(m->row_ptr));
       lock(std::as_bytes(m->cols));
@@ -276,7 +279,7 @@ groth16::PageLocks GpuBackend::lock_streamed_points(const groth16::Parameters& p
 
 uint64_t GpuBackend::matrix_copy_bytes() const {
   std::lock_guard lock(mu_);
-  return pinned_matrices_.bytes.size();
+  return packed_matrices_.bytes.size();
 }
 
 // prove's prologue again (timing, fit check, lock, device, cap): the lock and the cap's scope

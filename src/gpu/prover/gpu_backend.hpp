@@ -41,6 +41,7 @@
 #include "gpu/prover/bases_cache.hpp"
 #include "gpu/spmv/spmv.hpp"
 #include "groth16/backend.hpp"
+#include "pce/packed_matrix.hpp"
 #include "util/thread_pool.hpp"
 
 namespace cuzk::gpu {
@@ -89,8 +90,8 @@ class GpuBackend final : public groth16::ProverBackend {
   groth16::PageLocks lock_streamed_points(const groth16::Parameters& params,
                                           const groth16::PartitionInput& in) override;
   std::optional<groth16::DeviceHolding> device_holding() override;
-  // The bytes of the page-locked copy of the recorded matrices the backend holds (0: none; the
-  // matrices are locked in place, staged, or not streamed).
+  // The bytes of the packed, page-locked copy of the recorded matrices the backend holds (0:
+  // none; the CSR is locked in place, staged, or not streamed).
   uint64_t matrix_copy_bytes() const;
   groth16::MsmSums prove_front(const groth16::Parameters& params, const groth16::PartitionInput& in,
                                groth16::ProverTiming* timing) override;
@@ -172,33 +173,31 @@ class GpuBackend final : public groth16::ProverBackend {
   void chain_streamed(const groth16::PartitionInput& in, groth16::ProverTiming& t);
   // One matrix's rows times w, by row blocks through the streamer of at most max_rows rows each:
   // block [b0, b1) into out(b0)[0, b1 - b0), then after(b0, b1) (null: nothing), both queued in
-  // stream order. `pinned`: m lies in page-locked memory (streamed_matrices), else it is staged.
+  // stream order. A packed matrix's blocks are whole groups (max_rows a multiple of them, or
+  // all rows); a CSR's lie page-locked (`pinned`) or are staged.
   using BlockOut = std::function<Fr*(size_t b0)>;
   using BlockDone = std::function<void(size_t b0, size_t b1)>;
   void spmv_streamed(const pce::CsrMatrix& m, size_t rows, bool pinned, const BlockOut& out,
                      const BlockDone& after = nullptr, size_t max_rows = SIZE_MAX);
-  // The matrices chain_streamed reads, page-locked so that their row blocks reach the device at
-  // the link's speed with no staging copy through the pinned slots on the pool, once per
-  // partition and C twice (H200, 2026-12-05: the 16 GiB chain 0.767 -> 0.651 s a partition):
-  // rc's own arrays where they are page-locked in place (lock_streamed_points, which the engine
-  // calls once per set and device), else pinned_matrices' copy, else rc's arrays staged.
-  struct StreamedMatrices {
-    const pce::CsrMatrix *a, *b, *c;
-    bool page_locked;
-  };
-  StreamedMatrices streamed_matrices(const pce::RecordedCircuit& rc);
-  // The page-locked copy of rc's matrices (made on first use: 5.9 GB at 32 GiB PoRep), for a
-  // caller that did not lock them in place (the tools' serial driver). Where the host refuses
-  // the memory or its registration, or the engine's budget has no room for the copy
-  // (host_admission_), `bytes` stays empty and the matrices are staged.
-  struct PinnedMatrices {
+  void spmv_streamed(const pce::PackedMatrix& m, const BlockOut& out,
+                     const BlockDone& after = nullptr, size_t max_rows = SIZE_MAX);
+  // The packed, page-locked copy of rc's matrices (pce/packed_matrix.hpp) that chain_streamed
+  // streams, made once per set (lock_streamed_points, else the first chain): 2.2 GB at 32 GiB
+  // PoRep where the CSR is 5.9, and 2.59 GB a partition over the link where the CSR's blocks
+  // were 8.12 (C twice). Where the engine's budget has no room for it (host_admission_) or the
+  // host refuses the memory or its registration, `bytes` stays empty and chain_streamed reads
+  // rc's CSR: page-locked in place where lock_streamed_points locked it, else staged.
+  struct PackedMatrices {
     const pce::RecordedCircuit* source = nullptr;
     uint64_t fingerprint = 0;
     groth16::AdmittedHostBytes admitted;  // the budget's share for `bytes`
     RegisteredHostBuffer bytes;
-    pce::CsrMatrix a, b, c;
+    pce::PackedMatrix m[3];            // A, B, C (views of `bytes`)
+    std::vector<uint64_t> offsets[3];  // the packs' group offsets until `bytes` holds them
+    uint64_t wanted = 0;               // bytes' size
+    bool refused = false;              // the host refused the memory or its registration
   };
-  const PinnedMatrices& pinned_matrices(const pce::RecordedCircuit& rc);
+  const PackedMatrices& packed_matrices(const pce::RecordedCircuit& rc);
   // gpu_backend_batch.cpp: the aux MSMs of a batch.
   void aux_planned(const groth16::Parameters& params, groth16::AuxSection section,
                    std::span<const groth16::PartitionInput> inputs,
@@ -248,8 +247,8 @@ class GpuBackend final : public groth16::ProverBackend {
   DeviceBuffer<uint64_t> d_given_density_[3];
   DeviceBuffer<unsigned long long> d_flag_;
   BaseStreamer streamer_;
-  groth16::HostAdmission host_admission_;  // the budget pinned_matrices_ asks (mu_)
-  PinnedMatrices pinned_matrices_;
+  groth16::HostAdmission host_admission_;  // the budget packed_matrices_ asks (mu_)
+  PackedMatrices packed_matrices_;
   DeviceBuffer<Fr> d_coefficients_, d_inputs_, d_chunk_scalars_;
   DeviceBuffer<uint64_t> d_input_density_, d_section_density_;
   const void* section_density_source_ = nullptr;  // the host bitmap d_section_density_ holds

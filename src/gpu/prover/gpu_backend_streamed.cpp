@@ -16,6 +16,7 @@
 #include "gpu/ntt/ntt_launch.hpp"
 #include "gpu/ntt/quotient.hpp"
 #include "gpu/prover/gpu_backend.hpp"
+#include "gpu/spmv/packed_spmv.hpp"
 #include "pce/spmv.hpp"
 
 namespace cuzk::gpu {
@@ -56,79 +57,86 @@ std::vector<std::pair<size_t, size_t>> row_blocks(const pce::CsrMatrix& m, size_
   return blocks;
 }
 
-// Copies n elements of `from` into `to` (page-locked), on the pool when there is one.
-template <class T>
-std::span<const T> copy_into(std::span<const T> from, uint8_t*& to, ThreadPool* pool) {
-  T* dst = reinterpret_cast<T*>(to);
-  const auto copy = [&](size_t b, size_t e) {
-    std::memcpy(dst + b, from.data() + b, (e - b) * sizeof(T));
-  };
-  if (pool != nullptr) {
-    pool->parallel_for(from.size(), copy, size_t{1} << 20, 1);
-  } else {
-    copy(0, from.size());
+// Bytes of groups [g0, g1) of a packed matrix in a slot: their offsets, then their bytes.
+size_t packed_block_bytes(const pce::PackedMatrix& m, size_t g0, size_t g1) {
+  return (g1 - g0 + 1) * sizeof(uint64_t) + m.group_bytes(g0, g1);
+}
+
+// Runs of whole groups of m of at most max_rows rows (a multiple of a group's, else one group)
+// that fill at most `slot` bytes each.
+std::vector<std::pair<size_t, size_t>> group_blocks(const pce::PackedMatrix& m, size_t slot,
+                                                    size_t max_rows) {
+  const size_t max_groups = std::max<size_t>(1, max_rows / pce::kPackedGroupRows);
+  std::vector<std::pair<size_t, size_t>> blocks;
+  const size_t groups = m.groups();
+  for (size_t b = 0; b < groups;) {
+    if (packed_block_bytes(m, b, b + 1) > slot) {
+      throw std::runtime_error("gpu spmv: rows " + std::to_string(b * pce::kPackedGroupRows) +
+                               ".. pack into " + std::to_string(m.group_bytes(b, b + 1)) +
+                               " bytes, more than a staging slot of " + std::to_string(slot) +
+                               " bytes holds");
+    }
+    size_t lo = b + 1, hi = b + std::min(groups - b, max_groups);  // (b, lo) fits
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo + 1) / 2;
+      if (packed_block_bytes(m, b, mid) <= slot) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    blocks.emplace_back(b, lo);
+    b = lo;
   }
-  to += from.size_bytes();
-  return {dst, from.size()};
+  return blocks;
+}
+
+// n rounded up to a multiple of 8 (the next matrix's offsets are u64).
+size_t padded(size_t n) {
+  return (n + 7) / 8 * 8;
 }
 
 }  // namespace
 
-GpuBackend::StreamedMatrices GpuBackend::streamed_matrices(const pce::RecordedCircuit& rc) {
-  bool in_place = true;
-  for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c}) {
-    in_place = in_place && (m->row_ptr.empty() || is_page_locked(m->row_ptr.data())) &&
-               (m->cols.empty() || is_page_locked(m->cols.data())) &&
-               (m->coeffs.empty() || is_page_locked(m->coeffs.data()));
-  }
-  if (in_place) {
-    pinned_matrices_ = PinnedMatrices();  // (a copy made before, of this or another recording)
-    return {&rc.a, &rc.b, &rc.c, true};
-  }
-  const PinnedMatrices& p = pinned_matrices(rc);
-  return {&p.a, &p.b, &p.c, p.bytes.size() != 0};
-}
-
-const GpuBackend::PinnedMatrices& GpuBackend::pinned_matrices(const pce::RecordedCircuit& rc) {
+const GpuBackend::PackedMatrices& GpuBackend::packed_matrices(const pce::RecordedCircuit& rc) {
   const auto fingerprint_of = [](const pce::CsrMatrix& m) {
     return sample_fingerprint(m.cols.data(), m.cols.size(), sizeof(uint32_t)) ^
            sample_fingerprint(m.row_ptr.data(), m.row_ptr.size(), sizeof(uint32_t));
   };
   const uint64_t fp =
       fingerprint_of(rc.a) ^ (fingerprint_of(rc.b) * 3) ^ (fingerprint_of(rc.c) * 5);
-  PinnedMatrices& p = pinned_matrices_;
-  if (p.source == &rc && p.fingerprint == fp) return p;
-  p = PinnedMatrices();
-  size_t bytes = 0;
-  for (const pce::CsrMatrix* m : {&rc.a, &rc.b, &rc.c})
-    bytes += m->row_ptr.size_bytes() + m->cols.size_bytes() + m->coeffs.size_bytes();
-  const auto staged = [&]() -> const PinnedMatrices& {
-    p.a = rc.a;
-    p.b = rc.b;
-    p.c = rc.c;
-    return p;
-  };
-  // No room in the budget now: staged, and asked again at the next partition (source unset).
-  if (!p.admitted.admit(host_admission_, bytes)) return staged();
-  p.source = &rc;
-  p.fingerprint = fp;
+  const pce::CsrMatrix* csr[3] = {&rc.a, &rc.b, &rc.c};
+  PackedMatrices& p = packed_matrices_;
+  if (p.source != &rc || p.fingerprint != fp) {
+    p = PackedMatrices();
+    p.source = &rc;
+    p.fingerprint = fp;
+    for (int k = 0; k < 3; ++k) {
+      p.offsets[k] = pce::packed_group_offsets(*csr[k], options_.pool);
+      p.wanted += p.offsets[k].size() * sizeof(uint64_t) + padded(p.offsets[k].back());
+    }
+  }
+  if (p.bytes.size() != 0 || p.refused) return p;
+  // No room in the budget now: the CSR, and asked again at the next partition.
+  if (!p.admitted.admit(host_admission_, p.wanted)) return p;
   try {
-    p.bytes = RegisteredHostBuffer(bytes);
+    p.bytes = RegisteredHostBuffer(p.wanted);
   } catch (const std::exception&) {  // std::bad_alloc, or CudaError from the registration
     p.admitted.reset();
-    return staged();
+    p.refused = true;  // (not asked again for this set: the host said no)
+    return p;
   }
-  uint8_t* at = p.bytes.get();
-  const auto copy = [&](const pce::CsrMatrix& from) {
-    pce::CsrMatrix to;
-    to.row_ptr = copy_into(from.row_ptr, at, options_.pool);
-    to.cols = copy_into(from.cols, at, options_.pool);
-    to.coeffs = copy_into(from.coeffs, at, options_.pool);
-    return to;
-  };
-  p.a = copy(rc.a);
-  p.b = copy(rc.b);
-  p.c = copy(rc.c);
+  uint8_t* at = p.bytes.get();  // each matrix's offsets, then its bytes padded to 8
+  for (int k = 0; k < 3; ++k) {
+    const std::span<uint64_t> to(reinterpret_cast<uint64_t*>(at), p.offsets[k].size());
+    std::copy(p.offsets[k].begin(), p.offsets[k].end(), to.begin());
+    at += to.size_bytes();
+    const std::span<uint8_t> packed(at, p.offsets[k].back());
+    pce::pack_matrix(*csr[k], to, packed, options_.pool);
+    at += padded(packed.size());
+    p.m[k] = pce::PackedMatrix{csr[k]->rows(), to, packed};
+    p.offsets[k] = {};
+  }
   return p;
 }
 
@@ -164,6 +172,34 @@ void GpuBackend::spmv_streamed(const pce::CsrMatrix& m, size_t rows, bool pinned
       s, pinned);
 }
 
+void GpuBackend::spmv_streamed(const pce::PackedMatrix& m, const BlockOut& out,
+                               const BlockDone& after, size_t max_rows) {
+  const cudaStream_t s = stream_->get();
+  const auto blocks = group_blocks(m, streamer_.slot_bytes(), max_rows);
+  streamer_.stream(
+      blocks.size(),
+      [&](size_t k) {
+        const auto [g0, g1] = blocks[k];
+        const auto offsets = std::as_bytes(m.group_offsets.subspan(g0, g1 - g0 + 1));
+        return BaseStreamer::HostRanges{
+            {reinterpret_cast<const uint8_t*>(offsets.data()), offsets.size()},
+            m.bytes.subspan(m.group_offsets[g0], m.group_bytes(g0, g1))};
+      },
+      [&](size_t k, const uint8_t* d) {
+        const auto [g0, g1] = blocks[k];
+        const size_t b0 = g0 * pce::kPackedGroupRows;
+        const size_t b1 = std::min(m.rows, g1 * pce::kPackedGroupRows);
+        PackedRowBlock block;
+        block.group_offsets = reinterpret_cast<const uint64_t*>(d);
+        block.bytes = d + (g1 - g0 + 1) * sizeof(uint64_t);
+        block.groups = g1 - g0;
+        block.rows = b1 - b0;
+        spmv_packed_rows(block, d_coefficients_.get(), d_w_.get(), out(b0), s);
+        if (after) after(b0, b1);
+      },
+      s, true);
+}
+
 void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::ProverTiming& t) {
   const cudaStream_t s = stream_->get();
   // Marks between the steps: uploads (the matrices' page-locked copy the first time, if one is
@@ -172,8 +208,25 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
   Event start, uploaded, checked, multiplied, evaluated, done;
   start.record(s);
   const pce::RecordedCircuit& rc = *in.circuit;
-  const StreamedMatrices matrices = streamed_matrices(rc);
-  const bool locked = matrices.page_locked;
+  const PackedMatrices& packed = packed_matrices(rc);
+  const bool is_packed = packed.bytes.size() != 0;
+  const pce::CsrMatrix* csr[3] = {&rc.a, &rc.b, &rc.c};
+  bool locked = true;  // (rc's CSR, where it is read: lock_streamed_points locked it in place)
+  for (const pce::CsrMatrix* m : csr) {
+    for (const void* p :
+         {static_cast<const void*>(m->row_ptr.data()), static_cast<const void*>(m->cols.data()),
+          static_cast<const void*>(m->coeffs.data())})
+      locked = locked && (p == nullptr || is_page_locked(p));
+  }
+  // Matrix k (A, B, C) times w by row blocks: the pack, else the CSR.
+  const auto matrix_times_w = [&](int k, const BlockOut& out, const BlockDone& after = nullptr,
+                                  size_t max_rows = SIZE_MAX) {
+    if (is_packed) {
+      spmv_streamed(packed.m[k], out, after, max_rows);
+    } else {
+      spmv_streamed(*csr[k], csr[k]->rows(), locked, out, after, max_rows);
+    }
+  };
   const pce::CompactWitness& w = *in.witness;
   const size_t rows = in.rows();
   const EvaluationDomain domain = EvaluationDomain::for_size(rows);
@@ -185,8 +238,11 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
   h2d_ += w.inputs.size() * sizeof(Fr) + compact_aux_bytes(w) + rc.coefficients.size_bytes();
   // Slots of kMinMatrixSlotBytes (memory_plan.cpp), or of the largest matrix when it is smaller.
   size_t slot = 0;
-  for (const pce::CsrMatrix* m : {matrices.a, matrices.b, matrices.c})
-    slot = std::max(slot, block_bytes(*m, 0, rows));
+  for (int k = 0; k < 3; ++k) {
+    const pce::PackedMatrix& m = packed.m[k];
+    slot = std::max(slot, is_packed ? packed_block_bytes(m, 0, m.groups())
+                                    : block_bytes(*csr[k], 0, csr[k]->rows()));
+  }
   slot = std::min<size_t>(slot, std::min(options_.matrix_slot_bytes, kMinMatrixSlotBytes));
   streamer_.reserve(slot);
   d_abc_[0].reserve(n);
@@ -194,8 +250,8 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
   Fr* const d_a = d_abc_[0].get();
   Fr* const d_b = d_abc_[1].get();
   uploaded.record(s);
-  spmv_streamed(*matrices.a, rows, locked, [&](size_t b0) { return d_a + b0; });
-  spmv_streamed(*matrices.b, rows, locked, [&](size_t b0) { return d_b + b0; });
+  matrix_times_w(0, [&](size_t b0) { return d_a + b0; });
+  matrix_times_w(1, [&](size_t b0) { return d_b + b0; });
   {
     // Every row's a b = c: C by blocks of at most len rows into one block of c, each checked as
     // it is queued and the first bad row read once at the end (a wait per block left the next
@@ -203,8 +259,8 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
     const size_t len = std::min<size_t>(rows, kChainChunkElements);
     DeviceBuffer<Fr> c_block(std::max<size_t>(1, len));
     start_row_check(d_flag_, rows, s);
-    spmv_streamed(
-        *matrices.c, rows, locked, [&](size_t) { return c_block.get(); },
+    matrix_times_w(
+        2, [&](size_t) { return c_block.get(); },
         [&](size_t b0, size_t b1) {
           mark_unsatisfied_rows(d_a + b0, d_b + b0, c_block.get(), b1 - b0, b0, d_flag_.get(), s);
         },
@@ -223,7 +279,7 @@ void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::Prov
   // c again, into b's vector (b is in the product), then to its coset.
   ntt_->release_tables();
   streamer_.reserve(slot);
-  spmv_streamed(*matrices.c, rows, locked, [&](size_t b0) { return d_b + b0; });
+  matrix_times_w(2, [&](size_t b0) { return d_b + b0; });
   evaluated.record(s);
   d_abc_[1].zero(s, rows, n - rows);
   streamer_.release_device();  // (cudaFree waits for the SpMV that read the slots and w)
