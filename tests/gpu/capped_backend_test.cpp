@@ -189,10 +189,11 @@ TEST_F(CappedGpuProof, SmallRowBlocksProveTheCpusBytesAndNameTheCpusFirstBadRow)
 }
 
 // A recording read from its PCE file, where the plan streams the matrices by row blocks: the
-// engine's one lock per set takes the nine arrays in place (the file is read into anonymous
-// memory, which the driver locks), the row blocks leave from them with no page-locked copy, and
-// the proofs keep the CPU's bytes. A backend whose caller locked nothing makes the copy.
-TEST_F(CappedGpuProof, APceFilesMatricesArePageLockedInPlaceWithNoCopy) {
+// engine's one lock per set packs them (pce/packed_matrix.hpp) into page-locked memory and locks
+// none of the CSR; where the budget refuses the pack, the CSR's nine arrays are locked in place
+// (the file is read into anonymous memory, which the driver locks); a backend whose caller locked
+// nothing and whose budget refuses stages the CSR. Each way, the CPU's bytes.
+TEST_F(CappedGpuProof, APceFilesMatricesArePackedOnceElseLockedInPlace) {
   const std::filesystem::path path = std::filesystem::path(::testing::TempDir()) /
                                      ("capped-in-place-" + std::to_string(::getpid()) + ".pce");
   pce::write_pce_file(path, *rc_, pool());
@@ -205,28 +206,77 @@ TEST_F(CappedGpuProof, APceFilesMatricesArePageLockedInPlaceWithNoCopy) {
   GpuBackendOptions o = options(resident_ - 1);
   o.matrix_slot_bytes = 4096;
   o.adjust_plan = [](MemoryPlan& p) { p.spmv_streams_matrices = p.spmv_on_device; };
+  const auto csr_locked = [&](bool want) {
+    for (const pce::CsrMatrix* m : {&read.a, &read.b, &read.c}) {
+      EXPECT_EQ(is_page_locked(m->row_ptr.data()), want);
+      EXPECT_EQ(is_page_locked(m->cols.data()), want);
+      EXPECT_EQ(is_page_locked(m->coeffs.data()), want);
+    }
+  };
+  const auto proves_the_cpus_bytes = [&](GpuBackend& gpu, uint64_t seed) {
+    const groth16::ProofRandomness r = randomness(seed);
+    EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input_read(), r, nullptr)), cpu_proof(r))
+        << gpu.last_plan().summary();
+    EXPECT_TRUE(gpu.last_plan().spmv_streams_matrices) << gpu.last_plan().summary();
+  };
+  const groth16::HostAdmission refuse{[](uint64_t) { return false; }, [](uint64_t) {}};
   {
     GpuBackend gpu(0, o);
     const groth16::PageLocks locks = gpu.lock_streamed_points(params_, input_read());
-    for (const pce::CsrMatrix* m : {&read.a, &read.b, &read.c}) {
-      EXPECT_TRUE(is_page_locked(m->row_ptr.data()));
-      EXPECT_TRUE(is_page_locked(m->cols.data()));
-      EXPECT_TRUE(is_page_locked(m->coeffs.data()));
-    }
+    csr_locked(false);
+    const uint64_t packed = gpu.matrix_copy_bytes();
+    EXPECT_GT(packed, 0u);
+    EXPECT_LT(packed, matrix_bytes / 2) << "the pack is not smaller than the CSR";
+    proves_the_cpus_bytes(gpu, 31);
+    proves_the_cpus_bytes(gpu, 32);
+    EXPECT_EQ(gpu.matrix_copy_bytes(), packed);  // made once
+  }
+  {
+    GpuBackend gpu(0, o);
+    gpu.set_host_admission(refuse);
+    const groth16::PageLocks locks = gpu.lock_streamed_points(params_, input_read());
+    csr_locked(true);
     EXPECT_GE(locks.bytes, matrix_bytes);
-    for (uint64_t seed : {31, 32}) {
-      const groth16::ProofRandomness r = randomness(seed);
-      EXPECT_EQ(groth16::encode_proof(gpu.prove(params_, input_read(), r, nullptr)), cpu_proof(r))
-          << gpu.last_plan().summary();
-    }
-    ASSERT_TRUE(gpu.last_plan().spmv_streams_matrices) << gpu.last_plan().summary();
+    proves_the_cpus_bytes(gpu, 33);
     EXPECT_EQ(gpu.matrix_copy_bytes(), 0u);
   }
-  EXPECT_FALSE(is_page_locked(read.a.cols.data()));
+  csr_locked(false);
   GpuBackend unlocked(0, o);
-  const groth16::ProofRandomness r = randomness(33);
-  EXPECT_EQ(groth16::encode_proof(unlocked.prove(params_, input_read(), r, nullptr)), cpu_proof(r));
-  EXPECT_EQ(unlocked.matrix_copy_bytes(), matrix_bytes);
+  unlocked.set_host_admission(refuse);
+  proves_the_cpus_bytes(unlocked, 34);
+  EXPECT_EQ(unlocked.matrix_copy_bytes(), 0u);
+}
+
+// Distinct witnesses of the fixture's recorded circuit, for a batch.
+struct BatchWitnesses {
+  std::vector<RandomCircuit> circuits;
+  std::vector<pce::CompactWitness> witnesses;
+  std::vector<groth16::PartitionInput> inputs;
+  BatchWitnesses(size_t partitions, size_t rows, const pce::RecordedCircuit& rc) {
+    for (uint64_t k = 0; k < partitions; ++k) {
+      circuits.emplace_back(rows, 4, 77, 900 + k);
+      pce::WitnessCS wcs(&pool());
+      circuits.back().synthesize(wcs);
+      witnesses.push_back(std::move(wcs).finish());
+    }
+    for (const pce::CompactWitness& w : witnesses)
+      inputs.push_back(groth16::PartitionInput::recorded(w, rc));
+  }
+};
+
+// Each partition's proof from a batch's sums: the CPU backend's bytes for its r, s, verified.
+void expect_cpus_bytes(const groth16::Parameters& params, const BatchWitnesses& batch,
+                       const std::vector<groth16::MsmSums>& sums) {
+  groth16::CpuBackend cpu(pool());
+  const groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(params.vk);
+  for (size_t k = 0; k < sums.size(); ++k) {
+    const groth16::ProofRandomness r = randomness(30 + k);
+    const groth16::Proof got = groth16::assemble_proof(params.vk, sums[k], r);
+    EXPECT_EQ(groth16::encode_proof(got),
+              groth16::encode_proof(cpu.prove(params, batch.inputs[k], r, nullptr)))
+        << k;
+    EXPECT_TRUE(groth16::verify_proof(pvk, got, batch.circuits[k].public_inputs())) << k;
+  }
 }
 
 // A batch of partitions of one recorded circuit (distinct witnesses): each partition's front,
@@ -235,17 +285,8 @@ TEST_F(CappedGpuProof, APceFilesMatricesArePageLockedInPlaceWithNoCopy) {
 // per batch (the batch's aux bytes are one pass, not one per partition).
 TEST_F(CappedGpuProof, ABatchProvesEachPartitionsCpuBytes) {
   constexpr size_t kPartitions = 3;
-  std::vector<RandomCircuit> circuits;
-  std::vector<pce::CompactWitness> witnesses;
-  for (uint64_t k = 0; k < kPartitions; ++k) {
-    circuits.emplace_back(kRows, 4, 77, 900 + k);
-    pce::WitnessCS wcs(&pool());
-    circuits.back().synthesize(wcs);
-    witnesses.push_back(std::move(wcs).finish());
-  }
-  std::vector<groth16::PartitionInput> inputs;
-  for (const pce::CompactWitness& w : witnesses)
-    inputs.push_back(groth16::PartitionInput::recorded(w, *rc_));
+  const BatchWitnesses batch(kPartitions, kRows, *rc_);
+  const std::vector<groth16::PartitionInput>& inputs = batch.inputs;
   // Just under these witnesses' own resident peak, every base streamed; the matrices cached or
   // streamed, the tails summed per chunk or gathered for one Pippenger per partition.
   GpuBackend probe(0, options(0, kMaxChunkScalars));
@@ -291,21 +332,39 @@ TEST_F(CappedGpuProof, ABatchProvesEachPartitionsCpuBytes) {
     }
     EXPECT_GE(aux_bytes, one_pass);
     EXPECT_LT(aux_bytes, one_pass + kPartitions * (one_pass / 4)) << "bases crossed per partition";
-    groth16::CpuBackend cpu(pool());
-    const groth16::PreparedVerifyingKey pvk = groth16::prepare_verifying_key(params_.vk);
-    for (size_t k = 0; k < kPartitions; ++k) {
-      const groth16::ProofRandomness r = randomness(30 + k);
-      const groth16::Proof got = groth16::assemble_proof(params_.vk, sums[k], r);
-      EXPECT_EQ(groth16::encode_proof(got),
-                groth16::encode_proof(cpu.prove(params_, inputs[k], r, nullptr)))
-          << k;
-      EXPECT_TRUE(groth16::verify_proof(pvk, got, circuits[k].public_inputs())) << k;
-      EXPECT_GT(timings[k].h2d_bytes, 0u);
-    }
+    expect_cpus_bytes(params_, batch, sums);
+    for (const groth16::ProverTiming& t : timings)
+      EXPECT_GT(t.h2d_bytes, 0u);
     EXPECT_FALSE(gpu.last_plan().all_resident);
     EXPECT_EQ(gpu.last_plan().batch_gathers_tails, streamed);
     EXPECT_LE(gpu.memory_peak(), o.memory_limit);
   }
+}
+
+// The H MSM's first chunk copied under the H chain (MemoryPlan::h_first_chunk_in_chain) inside
+// a capped batch, with no plan adjusted: the first cap under the resident peak whose plan, as
+// the engine plans, takes that layout; each partition's proof the CPU's bytes.
+TEST_F(CappedGpuProof, TheHMsmsFirstChunkCopiedUnderTheChainProvesTheCpusBytes) {
+  uint64_t cap = 0;
+  for (uint64_t c = resident_ - 1; c > resident_ / 2 && cap == 0; c -= resident_ / 256) {
+    GpuBackend probe(0, options(c));
+    const MemoryPlan p = probe.plan_for(params_, input());
+    if (p.h_first_chunk_in_chain && !p.resident("h")) cap = c;
+  }
+  ASSERT_NE(cap, 0u) << "no cap in [" << resident_ / 2 << ", " << resident_
+                     << ") plans the first H chunk under the chain";
+  constexpr size_t kPartitions = 3;
+  const BatchWitnesses batch(kPartitions, kRows, *rc_);
+  GpuBackend gpu(0, options(cap));
+  std::vector<groth16::MsmSums> sums;
+  std::vector<groth16::ProverTiming> timings(kPartitions);
+  for (size_t k = 0; k < kPartitions; ++k)
+    sums.push_back(gpu.prove_front(params_, batch.inputs[k], &timings[k]));
+  EXPECT_TRUE(gpu.last_plan().h_first_chunk_in_chain) << gpu.last_plan().summary();
+  for (const groth16::AuxSection section : groth16::kAuxSections)
+    gpu.aux_msm(params_, section, batch.inputs, sums, timings);
+  expect_cpus_bytes(params_, batch, sums);
+  EXPECT_LE(gpu.memory_peak(), cap);
 }
 
 // The classic path (a, b, c from the host) under a cap. Its resident peak is its own, below the
