@@ -1,11 +1,12 @@
 // cuzk-bench: the daemon client (single, submit, batch, stress, status, preload, evict, metrics,
-// cancel, await), in-process microbenchmarks (synth-only) and, with CUDA, the reproducible GPU
-// kernel checks and timing table of issue #4 (kernels).
+// cancel, await), in-process microbenchmarks (synth-only, pack-matrices) and, with CUDA, the
+// reproducible GPU kernel checks and timing table of issue #4 (kernels).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <exception>
 
+#include "pack_matrices_cmd.hpp"
 #include "synth_only_cmd.hpp"
 #if defined(CUZK_BENCH_CLIENT)
 #include "client_cmd.hpp"
@@ -23,6 +24,10 @@ int main(int argc, char** argv) {
   cuzk::bench::SynthOnlyOptions synth;
   bool synth_selected = false;
   cuzk::bench::add_synth_only_command(app, synth, synth_selected);
+
+  cuzk::bench::PackMatricesOptions pack;
+  bool pack_selected = false;
+  cuzk::bench::add_pack_matrices_command(app, pack, pack_selected);
 
 #if defined(CUZK_BENCH_CLIENT)
   cuzk::bench::ClientOptions client;
@@ -68,6 +73,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (synth_selected) return cuzk::bench::run_synth_only(synth);
+    if (pack_selected) return cuzk::bench::run_pack_matrices(pack);
 #if defined(CUZK_BENCH_CLIENT)
     if (client.command != cuzk::bench::ClientOptions::Command::kNone) {
       return cuzk::bench::run_client(client);

@@ -43,9 +43,7 @@ struct PackedMatrix {
 
   size_t groups() const { return (rows + kPackedGroupRows - 1) / kPackedGroupRows; }
   // Bytes of groups [g0, g1): the row-block unit a streamer copies.
-  uint64_t group_bytes(size_t g0, size_t g1) const {
-    return group_offsets[g1] - group_offsets[g0];
-  }
+  uint64_t group_bytes(size_t g0, size_t g1) const { return group_offsets[g1] - group_offsets[g0]; }
 };
 
 // The group offsets of m's pack (groups + 1 entries; the last is the pack's size), on the pool
