@@ -184,6 +184,11 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
       uploaded.record(s);
     }
     evaluated.record(s);
+    // The witness is not needed past the SpMV. Freed before the prefetch below: cudaFree waits
+    // for the whole device, so freed after it, it held the chain back until the 1.61 GB copy
+    // was done (H100, 24 GiB, session 26: the chain +29 ms a partition, the copy's 29 ms).
+    d_w_.release();
+    witness_scratch_ = WitnessScratch();
     // The H MSM's first chunk of bases copied during the chain, into its slot at the arena's top
     // (memory_plan.hpp: h_first_chunk_in_chain; its copy had been waited for at the MSM's start).
     if (plan.h_first_chunk_in_chain && !rh) {
@@ -192,9 +197,7 @@ groth16::MsmSums GpuBackend::front_planned(const groth16::Parameters& params,
       streamer_.prefetch_first<G1Curve>(h_msm_input(nullptr, h, nullptr, n - 1), chunk);
     }
 
-    // Phase 2: the H chain; h ends in d_abc_[0]. The witness is not needed past the SpMV.
-    d_w_.release();
-    witness_scratch_ = WitnessScratch();
+    // Phase 2: the H chain; h ends in d_abc_[0].
     d_abc_[0].reserve(n);
     Fr* const d_a = d_abc_[0].get();
     if (!plan.chain_two_vectors) {
