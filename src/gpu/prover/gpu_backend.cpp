@@ -94,6 +94,7 @@ uint64_t GpuBackend::set_of(const groth16::Parameters& p) {
 void GpuBackend::clear_locked() {
   g1_bases_.clear();
   g2_bases_.clear();
+  packed_matrices_ = PackedMatrices();
   release_working_locked();
 }
 
@@ -111,7 +112,6 @@ void GpuBackend::release_working_locked() {
     d.release();
   d_flag_.release();
   streamer_.release_device();
-  packed_matrices_ = PackedMatrices();
   d_coefficients_.release();
   d_inputs_.release();
   d_input_density_.release();

@@ -70,8 +70,9 @@ class GpuBackend final : public groth16::ProverBackend {
   ~GpuBackend() override;
 
   std::string name() const override;
-  // Frees the working set and the recorded circuit; the sets' bases stay while later plans
-  // leave room beside them (memory_plan.hpp: plan_beside).
+  // Frees the working set and the recorded circuit on the device; the sets' bases stay while
+  // later plans leave room beside them (memory_plan.hpp: plan_beside), and the packed matrices
+  // on the host stay.
   void leave_circuit() override;
   bool holds(const groth16::Parameters& params) override;
   // A set read from its source proves here when the plan keeps every base resident, whole
@@ -212,7 +213,9 @@ class GpuBackend final : public groth16::ProverBackend {
   // Which parameter set `params` is, for the bases caches (never 0: no set).
   static uint64_t set_of(const groth16::Parameters& params);
   void clear_locked();
-  // Everything clear_locked frees but the cached bases.
+  // Everything clear_locked frees but the cached bases and the packed matrices (kept across a
+  // circuit switch: a WinningPoSt between two fronts of a 16 GiB PoRep must not cost it a new
+  // pack, ~2 s).
   void release_working_locked();
   // Frees every buffer that may hold bytes of arena_ (b and c, the streamer's device
   // slots, the MSM scratch), so that it may be reset: a front that threw midway left them.
