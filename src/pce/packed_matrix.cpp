@@ -1,3 +1,5 @@
+// PackedMatrix (pce/packed_matrix.hpp): the encoder by ranges of groups, the checked decoder, and
+// the CPU twin of the device decoder's product.
 #include "pce/packed_matrix.hpp"
 
 #include <algorithm>
