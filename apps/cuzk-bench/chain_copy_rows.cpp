@@ -21,7 +21,8 @@
 namespace cuzk::bench {
 
 void run_chain_copy_rows(const KernelsOptions& o) {
-  const unsigned log = std::min(o.max_log, 27u);
+  // (at least 2^10: the copy is a 2^(log-3) chunk, and --max-log may be anything)
+  const unsigned log = std::clamp(o.max_log, 10u, 27u);
   const EvaluationDomain d(log);
   const size_t copy_bytes = (size_t{1} << (log - 3)) * 96;  // a 2^(log-3) chunk of G1 points
   gpu::Stream s, copy;
