@@ -9,6 +9,7 @@
 // The same field operations as quotient_in_place (a b - c as a b, then - c), so the same h.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -30,22 +31,23 @@ size_t block_bytes(const pce::CsrMatrix& m, size_t r0, size_t r1) {
          entries * (sizeof(uint32_t) + sizeof(pce::CoefficientIndex));
 }
 
-// Row blocks of [0, rows) of at most max_rows rows that fill at most `slot` bytes each (the
-// largest end by bisection).
-std::vector<std::pair<size_t, size_t>> row_blocks(const pce::CsrMatrix& m, size_t rows, size_t slot,
-                                                  size_t max_rows) {
-  std::vector<std::pair<size_t, size_t>> blocks;
-  for (size_t b = 0; b < rows;) {
-    if (block_bytes(m, b, b + 1) > slot) {
-      throw std::runtime_error("gpu spmv: row " + std::to_string(b) + " has " +
-                               std::to_string(m.row_ptr[b + 1] - m.row_ptr[b]) +
-                               " entries, more than a staging slot of " + std::to_string(slot) +
-                               " bytes holds");
+using Blocks = std::vector<std::pair<size_t, size_t>>;
+
+// Runs [b, e) of [0, count) items of at most max_items each whose bytes(b, e) fit `slot` (the
+// largest end by bisection); too_large(b) says why item b alone does not.
+Blocks blocks_in_slots(size_t count, size_t max_items, size_t slot,
+                       const std::function<size_t(size_t, size_t)>& bytes,
+                       const std::function<std::string(size_t)>& too_large) {
+  Blocks blocks;
+  for (size_t b = 0; b < count;) {
+    if (bytes(b, b + 1) > slot) {
+      throw std::runtime_error("gpu spmv: " + too_large(b) + ", more than a staging slot of " +
+                               std::to_string(slot) + " bytes holds");
     }
-    size_t lo = b + 1, hi = b + std::min(rows - b, max_rows);  // (b, lo) fits; the largest end
+    size_t lo = b + 1, hi = b + std::min(count - b, max_items);  // (b, lo) fits; the largest end
     while (lo < hi) {
       const size_t mid = lo + (hi - lo + 1) / 2;
-      if (block_bytes(m, b, mid) <= slot) {
+      if (bytes(b, mid) <= slot) {
         lo = mid;
       } else {
         hi = mid - 1;
@@ -55,6 +57,16 @@ std::vector<std::pair<size_t, size_t>> row_blocks(const pce::CsrMatrix& m, size_
     b = lo;
   }
   return blocks;
+}
+
+// Row blocks of [0, rows) of at most max_rows rows that fill at most `slot` bytes each.
+Blocks row_blocks(const pce::CsrMatrix& m, size_t rows, size_t slot, size_t max_rows) {
+  return blocks_in_slots(
+      rows, max_rows, slot, [&](size_t b, size_t e) { return block_bytes(m, b, e); },
+      [&](size_t b) {
+        return "row " + std::to_string(b) + " has " +
+               std::to_string(m.row_ptr[b + 1] - m.row_ptr[b]) + " entries";
+      });
 }
 
 // Bytes of groups [g0, g1) of a packed matrix in a slot: their offsets, then their bytes.
@@ -64,31 +76,14 @@ size_t packed_block_bytes(const pce::PackedMatrix& m, size_t g0, size_t g1) {
 
 // Runs of whole groups of m of at most max_rows rows (a multiple of a group's, else one group)
 // that fill at most `slot` bytes each.
-std::vector<std::pair<size_t, size_t>> group_blocks(const pce::PackedMatrix& m, size_t slot,
-                                                    size_t max_rows) {
-  const size_t max_groups = std::max<size_t>(1, max_rows / pce::kPackedGroupRows);
-  std::vector<std::pair<size_t, size_t>> blocks;
-  const size_t groups = m.groups();
-  for (size_t b = 0; b < groups;) {
-    if (packed_block_bytes(m, b, b + 1) > slot) {
-      throw std::runtime_error("gpu spmv: rows " + std::to_string(b * pce::kPackedGroupRows) +
-                               ".. pack into " + std::to_string(m.group_bytes(b, b + 1)) +
-                               " bytes, more than a staging slot of " + std::to_string(slot) +
-                               " bytes holds");
-    }
-    size_t lo = b + 1, hi = b + std::min(groups - b, max_groups);  // (b, lo) fits
-    while (lo < hi) {
-      const size_t mid = lo + (hi - lo + 1) / 2;
-      if (packed_block_bytes(m, b, mid) <= slot) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    blocks.emplace_back(b, lo);
-    b = lo;
-  }
-  return blocks;
+Blocks group_blocks(const pce::PackedMatrix& m, size_t slot, size_t max_rows) {
+  return blocks_in_slots(
+      m.groups(), std::max<size_t>(1, max_rows / pce::kPackedGroupRows), slot,
+      [&](size_t b, size_t e) { return packed_block_bytes(m, b, e); },
+      [&](size_t b) {
+        return "rows " + std::to_string(b * pce::kPackedGroupRows) + ".. pack into " +
+               std::to_string(m.group_bytes(b, b + 1)) + " bytes";
+      });
 }
 
 // n rounded up to a multiple of 8 (the next matrix's offsets are u64).
