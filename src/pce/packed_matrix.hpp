@@ -1,8 +1,9 @@
 // PackedMatrix: a recorded matrix (CsrMatrix) in the byte form a capped device streams by row
 // blocks, 0.32x the bytes of its CSR at 32 GiB PoRep (2.63 GB a partition instead of 8.11 with C
-// streamed twice: `cuzk-bench pack-matrices` on the real recording, docs/perf-log.md session 27). The CSR spends 4 bytes a column and 2 a
-// coefficient index on rows of ~2 entries whose columns lie close to the previous row's, and 70%
-// of whose coefficients are 1 or -1; here a column is a varint delta and 1 / -1 cost 2 bits.
+// streamed twice: `cuzk-bench pack-matrices` on the real recording, docs/perf-log.md session 27).
+// The CSR spends 4 bytes a column and 2 a coefficient index on rows of ~2 entries whose columns lie
+// close to the previous row's, and 70% of whose coefficients are 1 or -1; here a column is a varint
+// delta and 1 / -1 cost 2 bits.
 //
 // Rows go in groups of kPackedGroupRows, each group decodable alone (a warp decodes one, a lane a
 // row: gpu/spmv/packed_spmv.cu). A group's bytes, at group_offsets[g]:
