@@ -1,14 +1,13 @@
 // GpuBackend's front when the recorded matrices do not fit beside the H chain
 // (MemoryPlan::spmv_streams_matrices, a 16 GiB card at 32 GiB): the matrices reach the device by
-// row blocks through the device staging slots, straight from page-locked host memory (the
-// recording's own, or a copy: streamed_matrices), and the chain holds two vectors and one
-// twiddle table:
+// row blocks through the device staging slots, straight from page-locked host memory (their
+// pack, packed_matrices; else the recording's own CSR where it is locked in place, else staged),
+// and the chain holds two vectors and one twiddle table:
 //   a = A w and b = B w whole; C w by blocks of rows, each checked against a b (the satisfaction
 //   check, as the resident path does on whole vectors); a and b to the coset; a *= b; c = C w
 //   again into b's vector, to the coset; a -= c; a from the coset: h.
 // The same field operations as quotient_in_place (a b - c as a b, then - c), so the same h.
 #include <algorithm>
-#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -197,9 +196,9 @@ void GpuBackend::spmv_streamed(const pce::PackedMatrix& m, const BlockOut& out,
 
 void GpuBackend::chain_streamed(const groth16::PartitionInput& in, groth16::ProverTiming& t) {
   const cudaStream_t s = stream_->get();
-  // Marks between the steps: uploads (the matrices' page-locked copy the first time, if one is
-  // made) | SpMV of A, B and C (checked) | a, b to the coset, a b | SpMV of C again | the rest of
-  // the chain.
+  // Marks between the steps: uploads (the matrices' pack the first time, where the engine did
+  // not make it when it locked the set's points) | SpMV of A, B and C (checked) | a, b to the
+  // coset, a b | SpMV of C again | the rest of the chain.
   Event start, uploaded, checked, multiplied, evaluated, done;
   start.record(s);
   const pce::RecordedCircuit& rc = *in.circuit;
