@@ -184,8 +184,9 @@ class GpuBackend final : public groth16::ProverBackend {
                      const BlockDone& after = nullptr, size_t max_rows = SIZE_MAX);
   // The packed, page-locked copy of rc's matrices (pce/packed_matrix.hpp) that chain_streamed
   // streams, made once per set (lock_streamed_points, else the first chain): 2.2 GB at 32 GiB
-  // PoRep where the CSR is 5.9, and 2.59 GB a partition over the link where the CSR's blocks
-  // were 8.12 (C twice). Where the engine's budget has no room for it (host_admission_) or the
+  // PoRep where the CSR is 5.9, and 2.63 GB a partition over the link where the CSR's blocks
+  // were 8.11 (C twice; H100, 16 GiB, 2026-12-08: 24.6 -> 19.2 GB a partition, 19.44 -> 18.94
+  // s/proof). Where the engine's budget has no room for it (host_admission_) or the
   // host refuses the memory or its registration, `bytes` stays empty and chain_streamed reads
   // rc's CSR: page-locked in place where lock_streamed_points locked it, else staged.
   struct PackedMatrices {
