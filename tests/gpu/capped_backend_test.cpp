@@ -242,6 +242,8 @@ TEST_F(CappedGpuProof, APceFilesMatricesArePackedOnceElseLockedInPlace) {
     EXPECT_EQ(gpu.matrix_copy_bytes(), packed);
     proves_the_cpus_bytes(gpu, 32);
     EXPECT_EQ(gpu.matrix_copy_bytes(), packed);
+    gpu.clear_caches();
+    EXPECT_EQ(gpu.matrix_copy_bytes(), 0u);
   }
   {
     GpuBackend gpu(0, o);

@@ -55,6 +55,7 @@ void GpuBackend::clear_caches() {
   std::lock_guard lock(mu_);
   activate();
   clear_locked();
+  packed_matrices_ = PackedMatrices();
 }
 
 void GpuBackend::leave_circuit() {
@@ -94,7 +95,6 @@ uint64_t GpuBackend::set_of(const groth16::Parameters& p) {
 void GpuBackend::clear_locked() {
   g1_bases_.clear();
   g2_bases_.clear();
-  packed_matrices_ = PackedMatrices();
   release_working_locked();
 }
 

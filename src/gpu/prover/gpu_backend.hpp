@@ -127,7 +127,7 @@ class GpuBackend final : public groth16::ProverBackend {
   MemoryPlan last_plan() const;
   // The plan a proof of `in` over `params` would follow now.
   MemoryPlan plan_for(const groth16::Parameters& params, const groth16::PartitionInput& in);
-  // Frees the cached points, twiddle tables and scratch.
+  // Frees the cached points, twiddle tables and scratch, and the packed matrices.
   void clear_caches();
 
  private:
@@ -214,9 +214,10 @@ class GpuBackend final : public groth16::ProverBackend {
   // Which parameter set `params` is, for the bases caches (never 0: no set).
   static uint64_t set_of(const groth16::Parameters& params);
   void clear_locked();
-  // Everything clear_locked frees but the cached bases and the packed matrices (kept across a
-  // circuit switch: a WinningPoSt between two fronts of a 16 GiB PoRep must not cost it a new
-  // pack, ~2 s).
+  // Everything clear_locked frees but the cached bases. Neither frees the packed matrices (host
+  // memory, kept across a circuit switch and a layout change: a WinningPoSt between two fronts
+  // of a 16 GiB PoRep must not cost it a new pack, ~2 s); clear_caches and another recording's
+  // pack do.
   void release_working_locked();
   // Frees every buffer that may hold bytes of arena_ (b and c, the streamer's device
   // slots, the MSM scratch), so that it may be reset: a front that threw midway left them.
