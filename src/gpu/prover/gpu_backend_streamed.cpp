@@ -103,12 +103,15 @@ const GpuBackend::PackedMatrices& GpuBackend::packed_matrices(const pce::Recorde
   PackedMatrices& p = packed_matrices_;
   if (p.source != &rc || p.fingerprint != fp) {
     p = PackedMatrices();
-    p.source = &rc;
-    p.fingerprint = fp;
+    // (std::invalid_argument for a row whose columns do not ascend: p stays empty)
+    PackedMatrices sized;
     for (int k = 0; k < 3; ++k) {
-      p.offsets[k] = pce::packed_group_offsets(*csr[k], options_.pool);
-      p.wanted += p.offsets[k].size() * sizeof(uint64_t) + padded(p.offsets[k].back());
+      sized.offsets[k] = pce::packed_group_offsets(*csr[k], options_.pool);
+      sized.wanted += sized.offsets[k].size() * sizeof(uint64_t) + padded(sized.offsets[k].back());
     }
+    sized.source = &rc;
+    sized.fingerprint = fp;
+    p = std::move(sized);
   }
   if (p.bytes.size() != 0 || p.refused) return p;
   // No room in the budget now: the CSR, and asked again at the next partition.
@@ -120,16 +123,21 @@ const GpuBackend::PackedMatrices& GpuBackend::packed_matrices(const pce::Recorde
     p.refused = true;  // (not asked again for this set: the host said no)
     return p;
   }
-  uint8_t* at = p.bytes.get();  // each matrix's offsets, then its bytes padded to 8
-  for (int k = 0; k < 3; ++k) {
-    const std::span<uint64_t> to(reinterpret_cast<uint64_t*>(at), p.offsets[k].size());
-    std::copy(p.offsets[k].begin(), p.offsets[k].end(), to.begin());
-    at += to.size_bytes();
-    const std::span<uint8_t> packed(at, p.offsets[k].back());
-    pce::pack_matrix(*csr[k], to, packed, options_.pool);
-    at += padded(packed.size());
-    p.m[k] = pce::PackedMatrix{csr[k]->rows(), to, packed};
-    p.offsets[k] = {};
+  try {
+    uint8_t* at = p.bytes.get();  // each matrix's offsets, then its bytes padded to 8
+    for (int k = 0; k < 3; ++k) {
+      const std::span<uint64_t> to(reinterpret_cast<uint64_t*>(at), p.offsets[k].size());
+      std::copy(p.offsets[k].begin(), p.offsets[k].end(), to.begin());
+      at += to.size_bytes();
+      const std::span<uint8_t> packed(at, p.offsets[k].back());
+      pce::pack_matrix(*csr[k], to, packed, options_.pool);
+      at += padded(packed.size());
+      p.m[k] = pce::PackedMatrix{csr[k]->rows(), to, packed};
+      p.offsets[k] = {};
+    }
+  } catch (...) {
+    p = PackedMatrices();  // never a half-written pack to stream
+    throw;
   }
   return p;
 }
